@@ -1,0 +1,26 @@
+// Package jobs is jobdeck's core: the jobs table, the ring of each job's
+// output, the line splitter, state changes and event fan-out, and reports.
+// It is the only owner of job state; the terminal UI and the MCP server ask
+// it through the methods of Table.
+//
+// Guarantees:
+//
+//   - Job IDs are 0, 1, 2 … in start order and never reused while the
+//     process lives. A selector is an ID or a case-insensitive name.
+//   - At most MaxRunning (8) jobs are live at once; a live job is one with
+//     any process left, including processes a finished leader left behind.
+//   - Each job's output is kept in a ring of its last 2000 lines, within a
+//     byte budget; every line has a seq (1, 2, 3 …, never reused). Readers
+//     pull by cursor and are told how many lines were evicted before they
+//     read them; there are no duplicates and no silent gaps.
+//   - A reader goroutine per stream reads the job's pty or pipe and never
+//     blocks on anything but read: not on the ring's consumers, not on the
+//     screen, not on subscribers.
+//   - Events fan out to subscribers without blocking: state changes are
+//     never lost; output activity is coalesced to one pending event per job.
+//   - Every job ends with the Table: Close stops every tree and returns when
+//     they are empty (bounded by its context).
+//
+// It never writes to the terminal, never logs, and never signals a stored
+// pid: processes are reached only through package supervisor.
+package jobs

@@ -1,0 +1,14 @@
+// Package model holds jobdeck's shared vocabulary as plain types: job IDs,
+// specs, states, exit statuses, output lines, snapshots, reports and events.
+//
+// It is imported by every other package of jobdeck and imports only the
+// standard library. It owns no state and starts no goroutines; the jobs core
+// (package jobs) is the only producer of these values, and the terminal UI and
+// the MCP server only read them.
+//
+// Words follow DESIGN §1: a job is one command with its whole process tree;
+// the leader is the bash process it starts as; the ring holds its last lines;
+// a seq numbers a line within its job (1, 2, 3 …, never reused) and is the
+// cursor for incremental reads; the stream is "out" (stdout) or "err"
+// (stderr).
+package model

@@ -1,0 +1,85 @@
+package model
+
+import (
+	"strconv"
+	"strings"
+	"time"
+	"unicode"
+	"unicode/utf8"
+)
+
+// MaxHeaderCommand is how many characters of the command a header shows
+// before it is cut with "…".
+const MaxHeaderCommand = 120
+
+// Status is the state part of a report header: "running", "stopping",
+// "exited 0", "killed by SIGTERM", "exited 0, 2 still running",
+// "failed: <reason>".
+func (s Snapshot) Status() string {
+	var b strings.Builder
+	switch {
+	case s.State == StateFailed:
+		b.WriteString("failed")
+		if s.Err != "" {
+			b.WriteString(": ")
+			b.WriteString(s.Err)
+		}
+		return b.String()
+	case s.Exit != nil:
+		b.WriteString(s.Exit.String())
+	default:
+		b.WriteString(s.State.String())
+	}
+	if s.Exit != nil && s.Remaining > 0 {
+		b.WriteString(", ")
+		b.WriteString(strconv.Itoa(s.Remaining))
+		b.WriteString(" still running")
+	}
+	return b.String()
+}
+
+// Header is the first line of a job's report (DESIGN §5):
+// "job 0 running 0:02 npm run dev", "job 3 (web) exited 1 0:14 make test".
+// The command is shown on one line, control characters replaced, and cut
+// to MaxHeaderCommand characters.
+func (s Snapshot) Header(now time.Time) string {
+	var b strings.Builder
+	b.WriteString("job ")
+	b.WriteString(s.Label())
+	b.WriteByte(' ')
+	b.WriteString(s.Status())
+	b.WriteByte(' ')
+	b.WriteString(FormatElapsed(s.Elapsed(now)))
+	b.WriteByte(' ')
+	b.WriteString(OneLine(s.Command, MaxHeaderCommand))
+	return b.String()
+}
+
+// OneLine returns s on one line for headers and lists: line breaks become
+// "⏎", other control and bidi formatting characters become spaces, invalid
+// UTF-8 becomes U+FFFD, and the result is cut to max characters with "…"
+// (max ≤ 0 means no cut).
+func OneLine(s string, max int) string {
+	var b strings.Builder
+	n := 0
+	for i := 0; i < len(s); {
+		r, size := utf8.DecodeRuneInString(s[i:])
+		i += size
+		if max > 0 && n == max {
+			b.WriteString("…")
+			break
+		}
+		switch {
+		case r == '\n':
+			b.WriteString("⏎")
+		case r == utf8.RuneError && size == 1:
+			b.WriteRune(utf8.RuneError)
+		case r == '\t' || unicode.IsControl(r) || unicode.In(r, unicode.Bidi_Control):
+			b.WriteByte(' ')
+		default:
+			b.WriteRune(r)
+		}
+		n++
+	}
+	return strings.TrimSpace(b.String())
+}

@@ -1,0 +1,219 @@
+package model
+
+import (
+	"fmt"
+	"strconv"
+	"time"
+)
+
+// JobID identifies a job within one jobdeck process: 0, 1, 2 … in start
+// order, never reused while the process lives.
+type JobID int
+
+// String returns the ID in decimal, as selectors and reports show it.
+func (id JobID) String() string { return strconv.Itoa(int(id)) }
+
+// Spec is what a caller asks the jobs core to start.
+type Spec struct {
+	// Command is the shell text, run by bash (not sh) exactly as typed.
+	// It must not be blank and is at most MaxCommandBytes long.
+	Command string
+	// Name is an optional label; selectors match it case-insensitively.
+	// It must not be a decimal number (that would read as an ID).
+	Name string
+	// Dir is the working directory; empty means the jobs core's default
+	// (the directory jobdeck was started in). It must exist.
+	Dir string
+	// NoTTY gives the job plain pipes for stdout and stderr instead of a
+	// pty on stdout. Pipes are faster; a pty gives line-buffered output
+	// and colours from programs that check isatty.
+	NoTTY bool
+	// Grace is how long a stop waits between SIGTERM and SIGKILL; zero
+	// means the jobs core's default (5 s).
+	Grace time.Duration
+}
+
+// MaxCommandBytes is the longest command text accepted: 1 MiB. Commands
+// longer than one argv string (about 128 KiB on Linux) still run, from a
+// private temporary file.
+const MaxCommandBytes = 1 << 20
+
+// State is where a job is in its life.
+type State uint8
+
+// The states of a job. A job goes Running → (Stopping →) Exited, or straight
+// to Failed when it could not be started at all.
+const (
+	// StateRunning: the leader has not exited.
+	StateRunning State = iota + 1
+	// StateStopping: a stop was asked for and the leader has not exited yet.
+	StateStopping
+	// StateExited: the leader exited or was killed; Snapshot.Exit says how.
+	// Processes it started may still run (Snapshot.Remaining).
+	StateExited
+	// StateFailed: the job never ran (no shell, bad directory, …);
+	// Snapshot.Err says why.
+	StateFailed
+)
+
+// String returns the state's word as reports show it: running, stopping,
+// exited, failed.
+func (s State) String() string {
+	switch s {
+	case StateRunning:
+		return "running"
+	case StateStopping:
+		return "stopping"
+	case StateExited:
+		return "exited"
+	case StateFailed:
+		return "failed"
+	}
+	return "unknown"
+}
+
+// Exit is how a job's leader ended, decoded from the supervisor's wait4
+// status (never from output EOF).
+type Exit struct {
+	// Code is the exit status (0–255) when Signal is zero.
+	Code int
+	// Signal is the signal number that killed the leader, or zero when it
+	// exited normally.
+	Signal int
+	// Core reports that a core file was written.
+	Core bool
+}
+
+// Signaled reports whether the leader was killed by a signal.
+func (e Exit) Signaled() bool { return e.Signal != 0 }
+
+// ShellCode is the status a shell would show for this exit: Code, or
+// 128 + Signal.
+func (e Exit) ShellCode() int {
+	if e.Signal != 0 {
+		return 128 + e.Signal
+	}
+	return e.Code
+}
+
+// String returns "exited 3" or "killed by SIGKILL" (with ", core dumped").
+// An exit code from 129 to 159 is how bash reports a child killed by a
+// signal, and gets that signal named as a note: "exited 139 (128+SIGSEGV)".
+func (e Exit) String() string {
+	if e.Signal != 0 {
+		s := "killed by " + SignalName(e.Signal)
+		if e.Core {
+			s += ", core dumped"
+		}
+		return s
+	}
+	if e.Code > 128 && e.Code < 160 {
+		return fmt.Sprintf("exited %d (128+%s)", e.Code, SignalName(e.Code-128))
+	}
+	return "exited " + strconv.Itoa(e.Code)
+}
+
+// Stop describes a stop that was asked for: by job_kill, the UI, or
+// jobdeck's own exit.
+type Stop struct {
+	// At is when the stop was asked for.
+	At time.Time
+	// Grace is the time allowed between SIGTERM and SIGKILL.
+	Grace time.Duration
+	// TermSent counts processes sent SIGTERM (each at most once).
+	TermSent int
+	// KillSent counts processes that were still running after the grace
+	// and got SIGKILL; zero means SIGTERM was enough.
+	KillSent int
+	// Done is when the tree became empty; zero while the stop runs.
+	Done time.Time
+}
+
+// Snapshot is a copy of one job's state at one moment. It never changes
+// after it is returned.
+type Snapshot struct {
+	ID      JobID
+	Name    string // optional label
+	Command string // the command text as given
+	Dir     string // working directory
+	TTY     bool   // stdout is a pty
+	State   State
+	// PID is the leader's process ID (informational: jobdeck never
+	// signals a stored pid). Zero when the job failed to start.
+	PID int
+	// Started is when the job was started; Ended when the leader exited
+	// (zero while it runs).
+	Started, Ended time.Time
+	// Exit is set once the leader has exited.
+	Exit *Exit
+	// Remaining counts processes of the tree still running, as last
+	// reported by the supervisor: after the leader exited, and during a
+	// stop. Zero once the tree is empty.
+	Remaining int
+	// Done reports that the tree is empty and all output was read.
+	Done bool
+	// Stop is set once a stop was asked for.
+	Stop *Stop
+	// Err is why the job failed to start (StateFailed), or a problem the
+	// supervisor reported (for example a lost supervisor).
+	Err string
+	// Lines is the seq of the last complete line (the total number of
+	// complete lines the job printed); Bytes the total bytes read.
+	Lines uint64
+	Bytes int64
+	// FirstSeq is the oldest seq still in the ring; lines before it were
+	// dropped. Zero when the ring is empty.
+	FirstSeq uint64
+	// DroppedBytes counts bytes cut from over-long lines.
+	DroppedBytes int64
+	// Cgroup tells whether the job runs in its own cgroup v2 (so that
+	// cgroup.kill finishes a stop).
+	Cgroup bool
+}
+
+// Elapsed is how long the job ran: until Ended, or until now while the
+// leader runs. A job that failed to start has zero elapsed time.
+func (s Snapshot) Elapsed(now time.Time) time.Duration {
+	if s.Started.IsZero() {
+		return 0
+	}
+	end := now
+	if !s.Ended.IsZero() {
+		end = s.Ended
+	}
+	if end.Before(s.Started) {
+		return 0
+	}
+	return end.Sub(s.Started)
+}
+
+// Live reports whether any process of the job may still run: the leader,
+// or processes it left behind. Live jobs count against the running limit.
+func (s Snapshot) Live() bool {
+	if s.State == StateFailed {
+		return false
+	}
+	return !s.Done && (s.Exit == nil || s.Remaining > 0 || s.State == StateStopping)
+}
+
+// Label is "3" or "3 (dev)": the ID, with the name when there is one.
+func (s Snapshot) Label() string {
+	if s.Name == "" {
+		return s.ID.String()
+	}
+	return s.ID.String() + " (" + s.Name + ")"
+}
+
+// FormatElapsed formats d the way reports show it: "0:07", "12:03",
+// "1:02:03" (hours only when needed). Negative durations show as "0:00".
+func FormatElapsed(d time.Duration) string {
+	if d < 0 {
+		d = 0
+	}
+	s := int64(d / time.Second)
+	h, m, sec := s/3600, (s/60)%60, s%60
+	if h > 0 {
+		return fmt.Sprintf("%d:%02d:%02d", h, m, sec)
+	}
+	return fmt.Sprintf("%d:%02d", m, sec)
+}
