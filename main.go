@@ -1,0 +1,97 @@
+// Command jobdeck is a job console for a coding session: a terminal UI in
+// which a developer watches and kills background jobs, and, with --serve, an
+// MCP server through which a coding agent drives the same kind of jobs.
+//
+// Usage:
+//
+//	jobdeck [-- 'cmd one' 'cmd two' ...]   the console, starting those jobs
+//	jobdeck --serve                        MCP over stdin/stdout
+//	jobdeck --serve --http 127.0.0.1:PORT  MCP over streamable HTTP, loopback only
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"syscall"
+	"time"
+
+	"github.com/jobdeck/jobdeck/jobs"
+	"github.com/jobdeck/jobdeck/serve"
+	"github.com/jobdeck/jobdeck/supervisor"
+)
+
+func main() {
+	if len(os.Args) > 1 && os.Args[1] == supervisor.Arg {
+		os.Exit(supervisor.Main())
+	}
+	supervisor.Hygiene()
+	os.Exit(run(os.Args[1:], os.Stdin, os.Stdout, os.Stderr))
+}
+
+// shutdownTimeout bounds how long jobdeck waits for every job's tree to be
+// empty when it exits: the longest grace plus a margin.
+const shutdownTimeout = 30 * time.Second
+
+func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	fs := flag.NewFlagSet("jobdeck", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	serveMode := fs.Bool("serve", false, "serve MCP tools (background, job_status, job_kill) on stdin/stdout instead of opening the console")
+	httpAddr := fs.String("http", "", "with --serve: serve streamable HTTP on this loopback address (127.0.0.1:PORT) instead of stdio")
+	grace := fs.Duration("grace", jobs.DefaultGrace, "time between SIGTERM and SIGKILL when stopping a job")
+	fs.Usage = func() {
+		fmt.Fprintf(stderr, "usage: jobdeck [flags] [-- 'command' ...]\n\n"+
+			"Opens the job console; commands after -- start as jobs at once.\n"+
+			"With --serve, serves the same jobs to a coding agent over MCP.\n\nflags:\n")
+		fs.PrintDefaults()
+	}
+	if err := fs.Parse(args); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			return 0
+		}
+		return 2
+	}
+	if *httpAddr != "" && !*serveMode {
+		fmt.Fprintln(stderr, "jobdeck: --http needs --serve (try: jobdeck --serve --http 127.0.0.1:8765)")
+		return 2
+	}
+	if *serveMode && fs.NArg() > 0 {
+		fmt.Fprintln(stderr, "jobdeck: --serve takes no commands; the agent starts jobs with the background tool")
+		return 2
+	}
+
+	table, err := jobs.New(jobs.Options{Grace: *grace})
+	if err != nil {
+		fmt.Fprintf(stderr, "jobdeck: %v\n", err)
+		return 1
+	}
+	ctx, stop := signal.NotifyContext(context.Background(), syscall.SIGTERM, syscall.SIGHUP, syscall.SIGINT)
+	defer stop()
+
+	code := 0
+	switch {
+	case *serveMode && *httpAddr != "":
+		err = serve.RunHTTP(ctx, table, *httpAddr, func(addr string) {
+			fmt.Fprintf(stderr, "jobdeck: serving MCP on http://%s/mcp\n", addr)
+		})
+	case *serveMode:
+		err = serve.RunStdio(ctx, table, stdin, stdout)
+	default:
+		err = runConsole(ctx, table, fs.Args())
+	}
+	if err != nil && !errors.Is(err, context.Canceled) {
+		fmt.Fprintf(stderr, "jobdeck: %v\n", err)
+		code = 1
+	}
+	closeCtx, cancel := context.WithTimeout(context.Background(), shutdownTimeout)
+	defer cancel()
+	if err := table.Close(closeCtx); err != nil {
+		fmt.Fprintf(stderr, "jobdeck: stopping jobs: %v\n", err)
+		code = 1
+	}
+	return code
+}
