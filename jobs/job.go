@@ -1,0 +1,320 @@
+package jobs
+
+import (
+	"os"
+	"sync"
+	"syscall"
+	"time"
+
+	"github.com/jobdeck/jobdeck/model"
+	"github.com/jobdeck/jobdeck/supervisor"
+)
+
+// notifyEvery bounds how often one job's output activity is announced to
+// subscribers and waiters: a flood costs at most this many wake-ups per
+// second, however many reads it takes.
+const notifyEvery = 10 * time.Millisecond
+
+// readBuf is the size of one read from a job's pty or pipe: as big as a
+// pipe's default capacity, so a flood drains in few reads.
+const readBuf = 64 << 10
+
+// job is one entry of the table: its spec, its ring, its state and the
+// goroutines that feed them (two readers, an event loop, a notifier).
+type job struct {
+	t    *Table
+	id   model.JobID
+	spec model.Spec
+	ring ring
+
+	// activity is poked (non-blocking) by readers after each read; the
+	// notifier turns pokes into broadcasts at most every notifyEvery.
+	activity chan struct{}
+	doneCh   chan struct{} // closed when done: tree empty and output read
+	exitCh   chan struct{} // closed when the leader exited or the start failed
+
+	mu        sync.Mutex // guards the fields below
+	h         *supervisor.Handle
+	state     model.State
+	pid       int
+	cgroup    bool
+	started   time.Time
+	ended     time.Time
+	exit      *model.Exit
+	remaining int
+	stopInfo  *model.Stop
+	errMsg    string
+	treeEmpty bool
+	streams   int // output streams still open
+	done      bool
+	finishAt  time.Time
+	changed   chan struct{} // closed and replaced on every change (broadcast)
+}
+
+func newJob(t *Table, id model.JobID, spec model.Spec) *job {
+	return &job{
+		t: t, id: id, spec: spec,
+		activity: make(chan struct{}, 1),
+		doneCh:   make(chan struct{}),
+		exitCh:   make(chan struct{}),
+		state:    model.StateRunning,
+		started:  time.Now(),
+		changed:  make(chan struct{}),
+	}
+}
+
+// fail records a job that could not be started.
+func (j *job) fail(reason string) {
+	j.mu.Lock()
+	j.state = model.StateFailed
+	j.errMsg = reason
+	j.ended = time.Now()
+	j.treeEmpty = true
+	j.mu.Unlock()
+	close(j.exitCh)
+	j.finish()
+}
+
+// run wires a started supervisor to the job and starts its goroutines.
+func (j *job) run(h *supervisor.Handle) {
+	j.mu.Lock()
+	j.h = h
+	j.pid = h.Pid()
+	j.cgroup = h.Cgroup() != ""
+	j.streams = 2
+	j.mu.Unlock()
+	j.t.wg.Add(4)
+	go j.readLoop(h.Stdout(), model.StreamOut)
+	go j.readLoop(h.Stderr(), model.StreamErr)
+	go j.eventLoop(h.Events())
+	go j.notifier()
+}
+
+// readLoop reads one stream until EOF (a pty's EIO counts as EOF). It
+// blocks on nothing but read: the ring never waits for its readers, and a
+// poke is a non-blocking send.
+func (j *job) readLoop(f *os.File, s model.Stream) {
+	defer j.t.wg.Done()
+	buf := make([]byte, readBuf)
+	for {
+		n, err := f.Read(buf)
+		if n > 0 {
+			j.ring.write(s, buf[:n], time.Now())
+			select {
+			case j.activity <- struct{}{}:
+			default:
+			}
+		}
+		if err != nil {
+			break
+		}
+	}
+	f.Close()
+	j.ring.closeStream(s, time.Now())
+	j.mu.Lock()
+	j.streams--
+	j.mu.Unlock()
+	j.changedState()
+	j.checkDone()
+}
+
+// notifier turns read pokes into broadcasts and output events, at most one
+// per notifyEvery. It ends when the job is done.
+func (j *job) notifier() {
+	defer j.t.wg.Done()
+	for {
+		select {
+		case <-j.activity:
+		case <-j.doneCh:
+			return
+		}
+		j.broadcast()
+		j.t.publish(model.Event{Kind: model.EventOutput, Job: j.id})
+		select {
+		case <-time.After(notifyEvery):
+		case <-j.doneCh:
+			return
+		}
+	}
+}
+
+// broadcast wakes every waiter of this job.
+func (j *job) broadcast() {
+	j.mu.Lock()
+	close(j.changed)
+	j.changed = make(chan struct{})
+	j.mu.Unlock()
+}
+
+// changedState wakes waiters and tells subscribers about a state change.
+func (j *job) changedState() {
+	j.broadcast()
+	j.t.publish(model.Event{Kind: model.EventState, Job: j.id})
+}
+
+// eventLoop applies the supervisor's reports until its channel closes.
+func (j *job) eventLoop(events <-chan supervisor.Event) {
+	defer j.t.wg.Done()
+	for ev := range events {
+		j.mu.Lock()
+		exited := false
+		switch ev.Kind {
+		case supervisor.EventExit:
+			e := ev.Exit
+			j.exit = &e
+			j.ended = ev.Time
+			j.remaining = ev.Remaining
+			j.state = model.StateExited
+			exited = true
+		case supervisor.EventRemaining:
+			j.remaining = ev.Remaining
+		case supervisor.EventSignalled:
+			if j.stopInfo != nil {
+				switch ev.Signal {
+				case int(syscall.SIGTERM):
+					j.stopInfo.TermSent += ev.Count
+				case int(syscall.SIGKILL):
+					j.stopInfo.KillSent += ev.Count
+				}
+			}
+		case supervisor.EventEmpty, supervisor.EventLost:
+			j.treeEmpty = true
+			j.remaining = 0
+			if ev.Kind == supervisor.EventLost {
+				j.errMsg = ev.Err
+			}
+			if j.stopInfo != nil && j.stopInfo.Done.IsZero() {
+				j.stopInfo.Done = ev.Time
+			}
+			if j.exit == nil {
+				// Lost before the leader's exit was reported.
+				j.state = model.StateExited
+				exited = true
+				if j.ended.IsZero() {
+					j.ended = ev.Time
+				}
+				j.exit = &model.Exit{Signal: int(syscall.SIGKILL)}
+			}
+		}
+		j.mu.Unlock()
+		if exited {
+			close(j.exitCh)
+		}
+		j.changedState()
+	}
+	j.mu.Lock()
+	if !j.treeEmpty {
+		// The channel closed without a last event: treat it as lost.
+		j.treeEmpty = true
+		if j.errMsg == "" {
+			j.errMsg = "the supervisor ended without a final report"
+		}
+	}
+	j.mu.Unlock()
+	j.checkDone()
+}
+
+// checkDone finishes the job once its tree is empty and its output read.
+func (j *job) checkDone() {
+	j.mu.Lock()
+	ready := !j.done && j.treeEmpty && j.streams == 0
+	j.mu.Unlock()
+	if ready {
+		j.finish()
+	}
+}
+
+// finish marks the job done (once), compacts its ring and lets the table
+// drop old finished jobs.
+func (j *job) finish() {
+	j.mu.Lock()
+	if j.done {
+		j.mu.Unlock()
+		return
+	}
+	j.done = true
+	j.finishAt = time.Now()
+	j.mu.Unlock()
+	j.ring.compact()
+	close(j.doneCh)
+	j.changedState()
+	j.t.wg.Done()
+	j.t.finished()
+}
+
+// stop asks the supervisor for the stop sequence with the given grace.
+// Asking again with a shorter grace shortens a running stop.
+func (j *job) stop(grace time.Duration) {
+	j.mu.Lock()
+	h := j.h
+	if j.done || h == nil || j.treeEmpty {
+		j.mu.Unlock()
+		return
+	}
+	if j.stopInfo == nil {
+		j.stopInfo = &model.Stop{At: time.Now(), Grace: grace}
+		if j.state == model.StateRunning {
+			j.state = model.StateStopping
+		}
+	} else if grace < j.stopInfo.Grace {
+		j.stopInfo.Grace = grace
+	}
+	j.mu.Unlock()
+	_ = h.Stop(grace) // fails only when the supervisor is already gone
+	j.changedState()
+}
+
+// closeControl closes the supervisor's control pipe (jobdeck is leaving).
+func (j *job) closeControl() {
+	j.mu.Lock()
+	h := j.h
+	j.mu.Unlock()
+	if h != nil {
+		_ = h.Close()
+	}
+}
+
+func (j *job) isDone() bool {
+	j.mu.Lock()
+	defer j.mu.Unlock()
+	return j.done
+}
+
+func (j *job) doneAt() time.Time {
+	j.mu.Lock()
+	defer j.mu.Unlock()
+	return j.finishAt
+}
+
+// snapshot copies the job's state.
+func (j *job) snapshot() model.Snapshot {
+	st := j.ring.stats()
+	j.mu.Lock()
+	defer j.mu.Unlock()
+	s := model.Snapshot{
+		ID: j.id, Name: j.spec.Name, Command: j.spec.Command, Dir: j.spec.Dir,
+		TTY: !j.spec.NoTTY, State: j.state, PID: j.pid,
+		Started: j.started, Ended: j.ended, Remaining: j.remaining,
+		Done: j.done, Err: j.errMsg, Cgroup: j.cgroup,
+		Lines: st.last, Bytes: st.bytes, FirstSeq: st.first, DroppedBytes: st.droppedBytes,
+	}
+	if j.state == model.StateFailed {
+		s.Started = time.Time{}
+	}
+	if j.exit != nil {
+		e := *j.exit
+		s.Exit = &e
+	}
+	if j.stopInfo != nil {
+		si := *j.stopInfo
+		s.Stop = &si
+	}
+	return s
+}
+
+// waitChan returns the channel closed at the job's next change.
+func (j *job) waitChan() <-chan struct{} {
+	j.mu.Lock()
+	defer j.mu.Unlock()
+	return j.changed
+}
