@@ -3,19 +3,129 @@ package serve
 import (
 	"context"
 	"errors"
+	"fmt"
 	"io"
+	"net"
+	"net/http"
+	"strings"
+	"time"
 
-	"github.com/jobdeck/jobdeck/jobs"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
-// RunStdio serves the MCP tools over stdin/stdout until EOF on stdin (then
-// it returns nil) or ctx ends.
-func RunStdio(ctx context.Context, core *jobs.Table, in io.Reader, out io.Writer) error {
-	return errors.New("not implemented")
+// ErrNotLoopback is returned by RunHTTP for an address that is not on the
+// loopback interface.
+var ErrNotLoopback = errors.New("not a loopback address")
+
+// closeTimeout bounds how long a shutdown waits for requests in flight.
+const closeTimeout = 2 * time.Second
+
+// RunStdio serves the MCP tools over in and out (newline-delimited JSON-RPC,
+// as on stdin/stdout) until EOF on in, when it returns nil, or until ctx
+// ends, when it returns ctx's error. Nothing but JSON-RPC is ever written
+// to out. Requests still waiting when it returns are cancelled; stopping
+// the jobs is the caller's part (jobs.Table.Close).
+func RunStdio(ctx context.Context, core Core, in io.Reader, out io.Writer) error {
+	life, stop := context.WithCancel(ctx)
+	defer stop()
+	s := newServer(core, options{life: life})
+	rc, ok := in.(io.ReadCloser)
+	if !ok {
+		rc = io.NopCloser(in)
+	}
+	ss, err := s.mcp.Connect(life, &mcp.IOTransport{Reader: rc, Writer: nopWriteCloser{out}}, nil)
+	if err != nil {
+		return fmt.Errorf("serve stdio: %w", err)
+	}
+	done := make(chan error, 1)
+	go func() { done <- ss.Wait() }()
+	select {
+	case err := <-done:
+		// The client closed its end: EOF is the normal way to stop.
+		if err == nil || errors.Is(err, io.EOF) || errors.Is(err, io.ErrClosedPipe) {
+			return nil
+		}
+		return fmt.Errorf("serve stdio: %w", err)
+	case <-ctx.Done():
+		// End waiting handlers first, so that Close does not wait for them;
+		// a reader blocked on a non-closable input cannot be interrupted,
+		// so the wait is bounded.
+		stop()
+		closed := make(chan struct{})
+		go func() { ss.Close(); close(closed) }()
+		select {
+		case <-closed:
+		case <-time.After(closeTimeout):
+		}
+		return ctx.Err()
+	}
 }
 
-// RunHTTP serves the MCP tools over streamable HTTP on addr, which must be a
-// loopback address; ready is called with the address once it listens.
-func RunHTTP(ctx context.Context, core *jobs.Table, addr string, ready func(addr string)) error {
-	return errors.New("not implemented")
+// nopWriteCloser is out as an io.WriteCloser whose Close does nothing: the
+// caller owns out.
+type nopWriteCloser struct{ io.Writer }
+
+func (nopWriteCloser) Close() error { return nil }
+
+// RunHTTP serves the MCP tools over streamable HTTP at http://addr/mcp until
+// ctx ends, then shuts down and returns nil. addr must be on the loopback
+// interface: "127.0.0.1:PORT" (any of 127.0.0.0/8), "[::1]:PORT" or
+// "localhost:PORT"; anything else fails with ErrNotLoopback. Port 0 picks a
+// free port. ready, if not nil, is called with the address once it listens.
+// Each MCP session (Mcp-Session-Id) gets its own finished-job notes.
+func RunHTTP(ctx context.Context, core Core, addr string, ready func(addr string)) error {
+	if err := checkLoopback(addr); err != nil {
+		return err
+	}
+	ln, err := net.Listen("tcp", addr)
+	if err != nil {
+		return fmt.Errorf("serve http: %w", err)
+	}
+	if err := checkLoopback(ln.Addr().String()); err != nil {
+		ln.Close()
+		return err
+	}
+	life, stop := context.WithCancel(ctx)
+	defer stop()
+	s := newServer(core, options{life: life})
+	mux := http.NewServeMux()
+	mux.Handle("/mcp", mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return s.mcp }, nil))
+	srv := &http.Server{Handler: mux, ReadHeaderTimeout: 10 * time.Second}
+	served := make(chan error, 1)
+	go func() { served <- srv.Serve(ln) }()
+	if ready != nil {
+		ready(ln.Addr().String())
+	}
+	select {
+	case err := <-served:
+		return fmt.Errorf("serve http: %w", err)
+	case <-ctx.Done():
+	}
+	stop()
+	sctx, cancel := context.WithTimeout(context.Background(), closeTimeout)
+	defer cancel()
+	if err := srv.Shutdown(sctx); err != nil {
+		// Open event streams do not end on their own: close them.
+		srv.Close()
+	}
+	for ss := range s.mcp.Sessions() {
+		ss.Close()
+	}
+	return nil
+}
+
+// checkLoopback accepts host:port whose host is "localhost" or a loopback
+// IP (127.0.0.0/8, ::1).
+func checkLoopback(addr string) error {
+	host, _, err := net.SplitHostPort(addr)
+	if err != nil {
+		return fmt.Errorf("serve http: address %q: %v: give host:port, e.g. 127.0.0.1:8765", addr, err)
+	}
+	if strings.EqualFold(host, "localhost") {
+		return nil
+	}
+	if ip := net.ParseIP(host); ip != nil && ip.IsLoopback() {
+		return nil
+	}
+	return fmt.Errorf("serve http: %q: %w; jobdeck serves only on this machine: use 127.0.0.1:PORT, [::1]:PORT or localhost:PORT", addr, ErrNotLoopback)
 }

@@ -1,0 +1,27 @@
+package serve
+
+import (
+	"context"
+
+	"github.com/jobdeck/jobdeck/model"
+)
+
+// Core is what the MCP server needs from the jobs core; *jobs.Table
+// satisfies it. A selector (sel) is a job ID in decimal or a
+// case-insensitive name. Errors wrap the jobs package's sentinels
+// (jobs.ErrNotFound, jobs.ErrAmbiguous, jobs.ErrLimit, jobs.ErrBadSpec,
+// jobs.ErrBadRequest, …) with messages that say what to do next; serve
+// passes those messages on unchanged.
+type Core interface {
+	// Start starts spec as a new job and returns its first report.
+	Start(ctx context.Context, spec model.Spec) (model.Report, error)
+	// Status returns the report of the job sel names, shaped and possibly
+	// delayed by opts (see model.StatusOptions).
+	Status(ctx context.Context, sel string, opts model.StatusOptions) (model.Report, error)
+	// List returns a snapshot of every job, in ID order.
+	List() []model.Snapshot
+	// Kill stops the job sel names and its whole tree and returns the final
+	// report once the tree is empty; a finished job's report comes back
+	// without error.
+	Kill(ctx context.Context, sel string, opts model.KillOptions) (model.Report, error)
+}

@@ -1,0 +1,37 @@
+// Package serve is jobdeck's agent surface: the MCP server behind
+// `jobdeck --serve` (DESIGN §6). It defines three tools over the jobs core:
+//
+//   - background {command, name?, cwd?, tty?}: start a command, return its
+//     report;
+//   - job_status {id?, lines?, since?, wait?, until?}: one job's report
+//     (tail, lines after a cursor, optionally after waiting for the job to
+//     end or a new line to match), or one line per job without id;
+//   - job_kill {id, grace?}: stop a job and its whole tree, return the
+//     final report once the tree is empty.
+//
+// It reaches the core only through the Core interface it declares, and
+// never imports package supervisor.
+//
+// Guarantees:
+//
+//   - Every result carries the report as plain text (no escape bytes, no
+//     control bytes other than newline and tab, valid UTF-8) and the same
+//     facts as structured content whose strings are plain too.
+//   - Bad input never becomes a protocol error or a crash: empty or
+//     over-long commands, bad directories, unknown or ambiguous selectors,
+//     bad regexps, out-of-range numbers, mistyped or malformed arguments and
+//     the core's refusals all come back as tool errors (isError) whose
+//     message says what to do instead.
+//   - Jobs that finished since a client last looked (per MCP session: one
+//     on stdio, one per Mcp-Session-Id over HTTP) are noted at the end of
+//     the next result, error results included, exactly once. A client has
+//     looked at a finished job when a result showed it finished: its own
+//     report, a note, or the list.
+//   - Over stdio, only JSON-RPC is written to the output; serve never logs.
+//     EOF on the input ends RunStdio with nil; the caller then stops every
+//     job. Over HTTP, only loopback addresses are served.
+//
+// It never starts processes itself, never keeps job state beyond which
+// finished jobs each session was told about, and never writes to stdout
+// except through the transport it was given.
+package serve

@@ -1,0 +1,258 @@
+package serve
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strconv"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/jobdeck/jobdeck/model"
+)
+
+// Errors of the fake core, worded like the real core's.
+var (
+	errFakeNotFound  = errors.New("no such job")
+	errFakeAmbiguous = errors.New("name matches more than one job")
+	errFakeLimit     = errors.New("too many running jobs")
+	errFakeBad       = errors.New("bad request")
+)
+
+// t0 is the fake core's clock start.
+var t0 = time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC)
+
+// fakeCore is a deterministic Core: jobs never run, the test prints their
+// lines and ends them. A waiting Status plays the job's script (lines it
+// "will" print) in fake time instead of sleeping, unless blockWait is set.
+type fakeCore struct {
+	mu   sync.Mutex
+	jobs []*fakeJob
+	// lastSpec is the spec of the last Start.
+	lastSpec model.Spec
+	// blockWait makes a waiting Status sleep (really) until ctx ends or
+	// the wait runs out, for progress tests.
+	blockWait bool
+	// panicOn makes Start panic for this command.
+	panicOn string
+}
+
+type fakeJob struct {
+	snap  model.Snapshot
+	lines []model.Line
+	// script is what the job prints next, one entry per fake second, and
+	// whether it exits 0 after the script.
+	script    []fakeOut
+	endScript bool
+}
+
+type fakeOut struct {
+	text   string
+	stream model.Stream
+}
+
+func (f *fakeCore) now() time.Time { return t0.Add(2 * time.Second) }
+
+func (f *fakeCore) Start(ctx context.Context, spec model.Spec) (model.Report, error) {
+	if spec.Command == f.panicOn && f.panicOn != "" {
+		panic("fake core panics on purpose")
+	}
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	var live []string
+	for _, j := range f.jobs {
+		if j.snap.Live() {
+			live = append(live, j.snap.ID.String())
+		}
+	}
+	if len(live) >= 8 {
+		return model.Report{}, fmt.Errorf("%w: 8 jobs are running (%s): stop one with job_kill first", errFakeLimit, strings.Join(live, ", "))
+	}
+	f.lastSpec = spec
+	id := model.JobID(len(f.jobs))
+	j := &fakeJob{snap: model.Snapshot{ID: id, Name: spec.Name, Command: spec.Command, Dir: spec.Dir, TTY: !spec.NoTTY,
+		State: model.StateRunning, PID: 1000 + int(id), Started: t0}}
+	f.jobs = append(f.jobs, j)
+	return f.reportLocked(j, model.StatusOptions{}, nil), nil
+}
+
+// resolveLocked finds the job sel names.
+func (f *fakeCore) resolveLocked(sel string) (*fakeJob, error) {
+	if n, err := strconv.Atoi(sel); err == nil {
+		if n >= 0 && n < len(f.jobs) {
+			return f.jobs[n], nil
+		}
+		return nil, fmt.Errorf("%w: no job has ID %d; job_status without id lists the jobs", errFakeNotFound, n)
+	}
+	var found []*fakeJob
+	for _, j := range f.jobs {
+		if strings.EqualFold(j.snap.Name, sel) {
+			found = append(found, j)
+		}
+	}
+	switch len(found) {
+	case 0:
+		return nil, fmt.Errorf("%w: no job is named %q; job_status without id lists the jobs", errFakeNotFound, sel)
+	case 1:
+		return found[0], nil
+	}
+	return nil, fmt.Errorf("%w: %q names jobs %d and %d; use the ID instead", errFakeAmbiguous, sel, found[0].snap.ID, found[1].snap.ID)
+}
+
+func (f *fakeCore) Status(ctx context.Context, sel string, opts model.StatusOptions) (model.Report, error) {
+	f.mu.Lock()
+	j, err := f.resolveLocked(sel)
+	if err != nil {
+		f.mu.Unlock()
+		return model.Report{}, err
+	}
+	if opts.HasSince && opts.Since > j.snap.Lines {
+		f.mu.Unlock()
+		return model.Report{}, fmt.Errorf("%w: since %d is beyond the last line (%d) of job %d; use the next value of the last result", errFakeBad, opts.Since, j.snap.Lines, j.snap.ID)
+	}
+	var wait *model.WaitResult
+	if opts.Wait > 0 {
+		if f.blockWait {
+			f.mu.Unlock()
+			select {
+			case <-ctx.Done():
+				return model.Report{}, ctx.Err()
+			case <-time.After(opts.Wait):
+			}
+			f.mu.Lock()
+		}
+		wait = f.playLocked(j, opts)
+	}
+	defer f.mu.Unlock()
+	return f.reportLocked(j, opts, wait), nil
+}
+
+// playLocked plays j's script for a wait, one line per fake second.
+func (f *fakeCore) playLocked(j *fakeJob, opts model.StatusOptions) *model.WaitResult {
+	if finished(j.snap) {
+		return &model.WaitResult{Reason: model.WaitEnded}
+	}
+	waited := time.Duration(0)
+	for len(j.script) > 0 && waited+time.Second <= opts.Wait {
+		out := j.script[0]
+		j.script = j.script[1:]
+		waited += time.Second
+		l := f.printLocked(j, out.stream, out.text)
+		if opts.Until != nil && opts.Until.MatchString(out.text) {
+			return &model.WaitResult{Reason: model.WaitMatched, Waited: waited, Match: &l}
+		}
+	}
+	if len(j.script) == 0 && j.endScript {
+		f.endLocked(j, model.Exit{})
+		return &model.WaitResult{Reason: model.WaitEnded, Waited: waited}
+	}
+	return &model.WaitResult{Reason: model.WaitTimeout, Waited: opts.Wait}
+}
+
+func (f *fakeCore) reportLocked(j *fakeJob, opts model.StatusOptions, wait *model.WaitResult) model.Report {
+	n := opts.Lines
+	if n == 0 {
+		n = model.DefaultStatusLines
+	}
+	var page model.Page
+	page.Last = j.snap.Lines
+	if opts.HasSince {
+		page.Next = opts.Since
+		for _, l := range j.lines {
+			if l.Seq <= opts.Since {
+				continue
+			}
+			if len(page.Lines) == n {
+				page.More++
+				continue
+			}
+			page.Lines = append(page.Lines, l)
+			page.Next = l.Seq
+		}
+	} else {
+		start := max(0, len(j.lines)-n)
+		page.Lines = append(page.Lines, j.lines[start:]...)
+		page.Skipped = uint64(start)
+		page.Next = j.snap.Lines
+	}
+	var b strings.Builder
+	b.WriteString(j.snap.Header(f.now()))
+	for _, l := range page.Lines {
+		b.WriteString("\n")
+		b.WriteString(l.Stream.Marker())
+		// Deliberately raw, like a buggy core: serve must clean it.
+		b.Write(l.Text)
+	}
+	return model.Report{Job: j.snap, Page: page, Wait: wait, Text: b.String()}
+}
+
+func (f *fakeCore) List() []model.Snapshot {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	out := make([]model.Snapshot, len(f.jobs))
+	for i, j := range f.jobs {
+		out[i] = j.snap
+	}
+	return out
+}
+
+func (f *fakeCore) Kill(ctx context.Context, sel string, opts model.KillOptions) (model.Report, error) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	j, err := f.resolveLocked(sel)
+	if err != nil {
+		return model.Report{}, err
+	}
+	if !finished(j.snap) {
+		grace := 5 * time.Second
+		if opts.HasGrace {
+			grace = opts.Grace
+		}
+		j.snap.Stop = &model.Stop{At: t0, Grace: grace, TermSent: 1, Done: t0.Add(time.Second)}
+		f.endLocked(j, model.Exit{Signal: 15})
+	}
+	return f.reportLocked(j, model.StatusOptions{}, nil), nil
+}
+
+// print appends a line to job id.
+func (f *fakeCore) print(id int, stream model.Stream, text string) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	f.printLocked(f.jobs[id], stream, text)
+}
+
+func (f *fakeCore) printLocked(j *fakeJob, stream model.Stream, text string) model.Line {
+	j.snap.Lines++
+	l := model.Line{Seq: j.snap.Lines, Stream: stream, Time: t0, Text: []byte(text)}
+	j.lines = append(j.lines, l)
+	if j.snap.FirstSeq == 0 {
+		j.snap.FirstSeq = 1
+	}
+	return l
+}
+
+// end makes job id exit with e.
+func (f *fakeCore) end(id int, e model.Exit) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	f.endLocked(f.jobs[id], e)
+}
+
+func (f *fakeCore) endLocked(j *fakeJob, e model.Exit) {
+	j.snap.State = model.StateExited
+	j.snap.Exit = &e
+	j.snap.Ended = t0.Add(time.Second)
+	j.snap.Done = true
+}
+
+// setScript sets what job id prints while a status waits.
+func (f *fakeCore) setScript(id int, end bool, lines ...string) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	j := f.jobs[id]
+	for _, l := range lines {
+		j.script = append(j.script, fakeOut{text: l})
+	}
+	j.endScript = end
+}

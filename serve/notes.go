@@ -1,0 +1,61 @@
+package serve
+
+import (
+	"sync"
+
+	"github.com/jobdeck/jobdeck/model"
+)
+
+// finished reports whether a job's leader is over: it exited, was killed,
+// or never started. Such a job is noted once per client.
+func finished(s model.Snapshot) bool {
+	return s.Exit != nil || s.State == model.StateFailed
+}
+
+// notebook remembers, per client session, which finished jobs the client
+// has been told about, so that each finished job is noted once. Keys are
+// the sessions (*mcp.ServerSession, or any comparable value in tests).
+type notebook struct {
+	mu   sync.Mutex
+	told map[any]map[model.JobID]bool
+}
+
+// take returns the jobs of list that are finished and that session has not
+// been told about, and marks them told. Jobs in shown are what the result
+// itself shows: those already finished count as told and are not noted.
+func (n *notebook) take(session any, list []model.Snapshot, shown ...model.Snapshot) []model.Snapshot {
+	n.mu.Lock()
+	defer n.mu.Unlock()
+	if n.told == nil {
+		n.told = map[any]map[model.JobID]bool{}
+	}
+	t := n.told[session]
+	if t == nil {
+		t = map[model.JobID]bool{}
+		n.told[session] = t
+	}
+	for _, s := range shown {
+		if finished(s) {
+			t[s.ID] = true
+		}
+	}
+	var notes []model.Snapshot
+	for _, s := range list {
+		if finished(s) && !t[s.ID] {
+			t[s.ID] = true
+			notes = append(notes, s)
+		}
+	}
+	return notes
+}
+
+// forget drops the memory of every session for which live returns false.
+func (n *notebook) forget(live func(session any) bool) {
+	n.mu.Lock()
+	defer n.mu.Unlock()
+	for k := range n.told {
+		if !live(k) {
+			delete(n.told, k)
+		}
+	}
+}
