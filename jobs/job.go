@@ -1,6 +1,7 @@
 package jobs
 
 import (
+	"io"
 	"os"
 	"sync"
 	"syscall"
@@ -95,20 +96,7 @@ func (j *job) run(h *supervisor.Handle) {
 // poke is a non-blocking send.
 func (j *job) readLoop(f *os.File, s model.Stream) {
 	defer j.t.wg.Done()
-	buf := make([]byte, readBuf)
-	for {
-		n, err := f.Read(buf)
-		if n > 0 {
-			j.ring.write(s, buf[:n], time.Now())
-			select {
-			case j.activity <- struct{}{}:
-			default:
-			}
-		}
-		if err != nil {
-			break
-		}
-	}
+	pump(f, s, &j.ring, j.activity)
 	f.Close()
 	j.ring.closeStream(s, time.Now())
 	j.mu.Lock()
@@ -116,6 +104,25 @@ func (j *job) readLoop(f *os.File, s model.Stream) {
 	j.mu.Unlock()
 	j.changedState()
 	j.checkDone()
+}
+
+// pump copies one stream into the ring until EOF or an error (a pty's
+// EIO when the last writer is gone), poking activity after each read.
+func pump(f io.Reader, s model.Stream, r *ring, activity chan<- struct{}) {
+	buf := make([]byte, readBuf)
+	for {
+		n, err := f.Read(buf)
+		if n > 0 {
+			r.write(s, buf[:n], time.Now())
+			select {
+			case activity <- struct{}{}:
+			default:
+			}
+		}
+		if err != nil {
+			return
+		}
+	}
 }
 
 // notifier turns read pokes into broadcasts and output events, at most one

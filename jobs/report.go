@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"regexp"
 	"strings"
+	"syscall"
 	"time"
 
 	"github.com/jobdeck/jobdeck/jobs/sanitize"
@@ -94,6 +95,10 @@ func FormatReport(s model.Snapshot, p model.Page, w *model.WaitResult, now time.
 		b.WriteString(note)
 		b.WriteByte('\n')
 	}
+	if note := signalNote(s); note != "" {
+		b.WriteString(note)
+		b.WriteByte('\n')
+	}
 	if s.Err != "" && s.State != model.StateFailed {
 		fmt.Fprintf(&b, "note: %s\n", s.Err)
 	}
@@ -154,6 +159,26 @@ func stopNote(s model.Snapshot, now time.Time) string {
 		return fmt.Sprintf("stopped in %v: %s; SIGKILL was needed for %d after the %s grace", took, term, st.KillSent, grace)
 	}
 	return fmt.Sprintf("stopped in %v: %s; no SIGKILL needed", took, term)
+}
+
+// signalNote says when a SIGKILL or SIGTERM that ended the job did not come
+// from jobdeck: the OOM killer, or another process, sent it.
+func signalNote(s model.Snapshot) string {
+	if s.Exit == nil || s.Stop != nil {
+		return ""
+	}
+	sig := s.Exit.Signal
+	if sig == 0 && s.Exit.Code > 128 && s.Exit.Code < 160 {
+		sig = s.Exit.Code - 128
+	}
+	if sig != int(syscall.SIGKILL) && sig != int(syscall.SIGTERM) {
+		return ""
+	}
+	who := "another process"
+	if sig == int(syscall.SIGKILL) {
+		who = "the kernel's OOM killer or another process"
+	}
+	return fmt.Sprintf("note: %s was not sent by jobdeck (%s sent it)", model.SignalName(sig), who)
 }
 
 func waitNote(w *model.WaitResult) string {

@@ -1,6 +1,7 @@
 package sanitize
 
 import (
+	"bytes"
 	"strings"
 	"testing"
 
@@ -155,6 +156,34 @@ func TestAppendDoesNotAllocate(t *testing.T) {
 		}
 		if n := testing.AllocsPerRun(50, func() { buf = AppendStyled(buf[:0], line) }); n != 0 {
 			t.Errorf("AppendStyled(%.30q…) allocates %.1f times per call, want 0", line, n)
+		}
+	}
+}
+
+// TestPrintableASCII compares the word-at-a-time test with a byte loop for
+// every byte value at every position of a word and of the tail, next to
+// neighbours at both edges of the printable range.
+func TestPrintableASCII(t *testing.T) {
+	t.Parallel()
+	slow := func(b []byte) bool {
+		for _, c := range b {
+			if c < 0x20 || c > 0x7e {
+				return false
+			}
+		}
+		return true
+	}
+	for _, fill := range []byte{0x20, 0x7e, 'a'} {
+		for n := 1; n <= 19; n++ {
+			for pos := range n {
+				for c := range 256 {
+					b := bytes.Repeat([]byte{fill}, n)
+					b[pos] = byte(c)
+					if got, want := printableASCII(b), slow(b); got != want {
+						t.Fatalf("printableASCII(%q) = %v, want %v", b, got, want)
+					}
+				}
+			}
 		}
 	}
 }

@@ -1,0 +1,180 @@
+package jobs
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+	"runtime"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/jobdeck/jobdeck/model"
+	"github.com/jobdeck/jobdeck/supervisor"
+)
+
+// TestMain lets the test binary act as the per-job supervisor, as the
+// jobdeck binary does.
+func TestMain(m *testing.M) {
+	if len(os.Args) > 1 && os.Args[1] == supervisor.Arg {
+		os.Exit(supervisor.Main())
+	}
+	supervisor.Hygiene()
+	os.Exit(m.Run())
+}
+
+// newTable returns a Table for one test; at the end it is closed and the
+// test fails if any process of its session is left.
+func newTable(t *testing.T, opts Options) *Table {
+	t.Helper()
+	if opts.Grace == 0 {
+		opts.Grace = time.Second
+	}
+	tb, err := New(opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() {
+		ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+		defer cancel()
+		if err := tb.Close(ctx); err != nil {
+			t.Errorf("Close: %v", err)
+		}
+		assertNoLeftovers(t, "JOBDECK_SESSION="+tb.Session(), 5*time.Second)
+	})
+	return tb
+}
+
+// waitFor polls cond until it is true or d passes.
+func waitFor(t *testing.T, d time.Duration, what string, cond func() bool) {
+	t.Helper()
+	deadline := time.Now().Add(d)
+	for !cond() {
+		if time.Now().After(deadline) {
+			t.Fatalf("timed out after %v waiting for %s", d, what)
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+}
+
+// leftovers lists processes (other than this one) whose argv or
+// environment contains marker, and zombies whose parent is this process.
+func leftovers(marker string) []string {
+	var found []string
+	self := os.Getpid()
+	ents, _ := os.ReadDir("/proc")
+	for _, e := range ents {
+		pid, err := strconv.Atoi(e.Name())
+		if err != nil || pid == self {
+			continue
+		}
+		dir := filepath.Join("/proc", e.Name())
+		stat, err := os.ReadFile(filepath.Join(dir, "stat"))
+		if err != nil {
+			continue
+		}
+		fields := strings.Fields(string(stat[bytes.LastIndexByte(stat, ')')+1:]))
+		if len(fields) < 2 {
+			continue
+		}
+		state, ppid := fields[0], fields[1]
+		if state == "Z" {
+			if ppid == strconv.Itoa(self) {
+				found = append(found, fmt.Sprintf("zombie %d", pid))
+			}
+			continue
+		}
+		cmdline, _ := os.ReadFile(filepath.Join(dir, "cmdline"))
+		environ, _ := os.ReadFile(filepath.Join(dir, "environ"))
+		if bytes.Contains(cmdline, []byte(marker)) || hasEnv(environ, marker) {
+			found = append(found, fmt.Sprintf("%d %s", pid, strings.ReplaceAll(string(cmdline), "\x00", " ")))
+		}
+	}
+	return found
+}
+
+func hasEnv(environ []byte, kv string) bool {
+	for _, e := range bytes.Split(environ, []byte{0}) {
+		if bytes.Contains(e, []byte(kv)) {
+			return true
+		}
+	}
+	return false
+}
+
+// assertNoLeftovers fails the test if processes carrying marker remain
+// after d.
+func assertNoLeftovers(t *testing.T, marker string, d time.Duration) {
+	t.Helper()
+	if runtime.GOOS != "linux" {
+		return
+	}
+	deadline := time.Now().Add(d)
+	for {
+		left := leftovers(marker)
+		if len(left) == 0 {
+			return
+		}
+		if time.Now().After(deadline) {
+			t.Errorf("left behind (marker %s):\n  %s", marker, strings.Join(left, "\n  "))
+			return
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+}
+
+// lineTexts returns the plain text of every line of a page.
+func lineTexts(p model.Page) []string {
+	out := make([]string, 0, len(p.Lines))
+	for _, l := range p.Lines {
+		out = append(out, string(l.Text))
+	}
+	return out
+}
+
+// snap returns a job's snapshot or fails.
+func snap(t *testing.T, tb *Table, id model.JobID) model.Snapshot {
+	t.Helper()
+	s, ok := tb.Snapshot(id)
+	if !ok {
+		t.Fatalf("job %d not found", id)
+	}
+	return s
+}
+
+// start starts a job or fails.
+func start(t *testing.T, tb *Table, spec model.Spec) model.Report {
+	t.Helper()
+	r, err := tb.Start(t.Context(), spec)
+	if err != nil {
+		t.Fatalf("Start(%q): %v", spec.Command, err)
+	}
+	return r
+}
+
+// hasTool reports whether a program is on PATH.
+func hasTool(name string) bool {
+	for _, dir := range filepath.SplitList(os.Getenv("PATH")) {
+		if fi, err := os.Stat(filepath.Join(dir, name)); err == nil && !fi.IsDir() && fi.Mode()&0o111 != 0 {
+			return true
+		}
+	}
+	return false
+}
+
+func needTools(t *testing.T, names ...string) {
+	t.Helper()
+	for _, n := range names {
+		if !hasTool(n) {
+			t.Skipf("%s is not installed; this test needs it (CI installs it in .ci/run)", n)
+		}
+	}
+}
+
+// uniqueMarker is a per-test marker to put in job commands.
+func uniqueMarker(t *testing.T) string {
+	return fmt.Sprintf("jdtest-%d-%d", os.Getpid(), time.Now().UnixNano()%1e9)
+}
