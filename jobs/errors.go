@@ -1,24 +1,16 @@
 package jobs
 
-import "errors"
+import "github.com/jobdeck/jobdeck/model"
 
-// Sentinel errors of the jobs core. Every error the core returns wraps one of
-// these, with a message that says what to do next; test with errors.Is.
+// Sentinel errors of the jobs core, the same values as model's (so that
+// packages that only know model can test them): every error the core
+// returns wraps one of these, with a message that says what to do next.
 var (
-	// ErrNotFound: no job has that ID or name.
-	ErrNotFound = errors.New("no such job")
-	// ErrAmbiguous: a name matches more than one job.
-	ErrAmbiguous = errors.New("name matches more than one job")
-	// ErrLimit: the running-jobs limit (8) is reached.
-	ErrLimit = errors.New("too many running jobs")
-	// ErrDuplicate: the same command is already running in the same
-	// directory.
-	ErrDuplicate = errors.New("already running")
-	// ErrBadSpec: the command, name or directory cannot be used.
-	ErrBadSpec = errors.New("bad job spec")
-	// ErrBadRequest: a status or read request is out of range (lines,
-	// since, wait).
-	ErrBadRequest = errors.New("bad request")
-	// ErrClosed: the table was closed; no new jobs start.
-	ErrClosed = errors.New("jobs table closed")
+	ErrNotFound   = model.ErrNotFound
+	ErrAmbiguous  = model.ErrAmbiguous
+	ErrLimit      = model.ErrLimit
+	ErrDuplicate  = model.ErrDuplicate
+	ErrBadSpec    = model.ErrBadSpec
+	ErrBadRequest = model.ErrBadRequest
+	ErrClosed     = model.ErrClosed
 )
