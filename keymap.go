@@ -1,0 +1,39 @@
+package main
+
+import (
+	"charm.land/bubbles/v2/key"
+
+	"github.com/jobdeck/jobdeck/ui"
+)
+
+// defaultKeyMap returns the console's key bindings: ↑/↓ or k/j select a
+// job, Tab/Shift+Tab or 1–8 focus a pane, PgUp/PgDn/Home/End scroll it, z
+// zooms it, x kills the selected job (after asking), / or : opens the
+// command palette, ? toggles the full help, q or ctrl+c quits (asking
+// first when jobs run).
+func defaultKeyMap() ui.KeyMap {
+	return ui.KeyMap{
+		Up:       key.NewBinding(key.WithKeys("up", "k"), key.WithHelp("↑/k", "select up")),
+		Down:     key.NewBinding(key.WithKeys("down", "j"), key.WithHelp("↓/j", "select down")),
+		NextPane: key.NewBinding(key.WithKeys("tab"), key.WithHelp("tab", "next pane")),
+		PrevPane: key.NewBinding(key.WithKeys("shift+tab"), key.WithHelp("shift+tab", "previous pane")),
+		Pane:     key.NewBinding(key.WithKeys("1", "2", "3", "4", "5", "6", "7", "8"), key.WithHelp("1–8", "focus pane")),
+		PageUp:   key.NewBinding(key.WithKeys("pgup"), key.WithHelp("pgup", "scroll up (pauses)")),
+		PageDown: key.NewBinding(key.WithKeys("pgdown"), key.WithHelp("pgdn", "scroll down")),
+		Top:      key.NewBinding(key.WithKeys("home"), key.WithHelp("home", "oldest line")),
+		Bottom:   key.NewBinding(key.WithKeys("end"), key.WithHelp("end", "follow")),
+		Zoom:     key.NewBinding(key.WithKeys("z"), key.WithHelp("z", "zoom pane")),
+		Kill:     key.NewBinding(key.WithKeys("x"), key.WithHelp("x", "kill job")),
+		Palette:  key.NewBinding(key.WithKeys("/", ":"), key.WithHelp("/", "commands")),
+		Help:     key.NewBinding(key.WithKeys("?"), key.WithHelp("?", "more keys")),
+		Quit:     key.NewBinding(key.WithKeys("q", "ctrl+c"), key.WithHelp("q", "quit")),
+
+		Yes:         key.NewBinding(key.WithKeys("y", "Y"), key.WithHelp("y", "yes")),
+		No:          key.NewBinding(key.WithKeys("n", "N", "esc"), key.WithHelp("n", "no")),
+		Submit:      key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "run")),
+		Close:       key.NewBinding(key.WithKeys("esc"), key.WithHelp("esc", "close")),
+		Complete:    key.NewBinding(key.WithKeys("tab"), key.WithHelp("tab", "complete")),
+		HistoryPrev: key.NewBinding(key.WithKeys("up"), key.WithHelp("↑", "older command")),
+		HistoryNext: key.NewBinding(key.WithKeys("down"), key.WithHelp("↓", "newer command")),
+	}
+}

@@ -1,0 +1,130 @@
+package ui
+
+import (
+	"errors"
+	"fmt"
+	"slices"
+	"strconv"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/jobdeck/jobdeck/model"
+)
+
+// Errors of the command palette. They are shown inline, under the text the
+// user typed, which is kept.
+var (
+	// ErrUnknownCommand: the palette does not know the command's name.
+	ErrUnknownCommand = errors.New("unknown command")
+	// ErrMissingArgument: the command needs an argument.
+	ErrMissingArgument = errors.New("missing argument")
+)
+
+// argKind says what a palette command takes.
+type argKind uint8
+
+const (
+	argNone    argKind = iota
+	argCommand         // the rest of the line is a shell command
+	argJob             // a job ID or name
+)
+
+// paletteCommand is one command of the palette.
+type paletteCommand struct {
+	name, usage, help string
+	arg               argKind
+}
+
+// paletteCommands are the palette's commands, in the order help and
+// completion list them.
+var paletteCommands = []paletteCommand{
+	{"background", "/background <command>", "start a command as a job", argCommand},
+	{"job-kill", "/job-kill <id|name>", "stop a job and everything it started", argJob},
+	{"job-status", "/job-status <id|name>", "show a job's full report", argJob},
+	{"help", "/help", "show keys and commands", argNone},
+	{"quit", "/quit", "quit (asks first when jobs run)", argNone},
+}
+
+// parsedCommand is a palette line taken apart.
+type parsedCommand struct {
+	cmd paletteCommand
+	arg string
+}
+
+// parseCommand parses a palette line: an optional leading "/" or ":", a
+// command name (case-insensitive), and its argument. Errors wrap
+// ErrUnknownCommand or ErrMissingArgument and say what to type instead.
+func parseCommand(line string) (parsedCommand, error) {
+	body := strings.TrimSpace(line)
+	body = strings.TrimSpace(strings.TrimLeft(body, "/:"))
+	if body == "" {
+		return parsedCommand{}, fmt.Errorf("%w: type a command, e.g. /background npm run dev (Tab completes, Esc closes)", ErrMissingArgument)
+	}
+	name, arg, _ := strings.Cut(body, " ")
+	arg = strings.TrimSpace(arg)
+	i := slices.IndexFunc(paletteCommands, func(c paletteCommand) bool { return strings.EqualFold(c.name, name) })
+	if i < 0 {
+		return parsedCommand{}, fmt.Errorf("%w %q: try /background, /job-kill, /job-status, /help or /quit", ErrUnknownCommand, name)
+	}
+	c := paletteCommands[i]
+	if c.arg != argNone && arg == "" {
+		what := "a job ID or name"
+		if c.arg == argCommand {
+			what = "a shell command"
+		}
+		return parsedCommand{}, fmt.Errorf("%w: %s needs %s: %s", ErrMissingArgument, c.name, what, c.usage)
+	}
+	return parsedCommand{cmd: c, arg: arg}, nil
+}
+
+// completions returns what Tab can complete the palette line to: command
+// names while the first word is typed, then job IDs and names for the
+// commands that take a job. prefix is the part of line the candidates
+// replace the rest of.
+func completions(line string, jobs []model.Snapshot) (prefix string, cands []string, isCommand bool) {
+	lead := len(line) - len(strings.TrimLeft(line, "/:"))
+	body := line[lead:]
+	name, arg, hasArg := strings.Cut(body, " ")
+	if !hasArg {
+		for _, c := range paletteCommands {
+			if strings.HasPrefix(c.name, strings.ToLower(name)) {
+				cands = append(cands, c.name)
+			}
+		}
+		return line[:lead], cands, true
+	}
+	i := slices.IndexFunc(paletteCommands, func(c paletteCommand) bool { return strings.EqualFold(c.name, name) })
+	if i < 0 || paletteCommands[i].arg != argJob {
+		return "", nil, false
+	}
+	arg = strings.TrimLeft(arg, " ")
+	prefix = line[:len(line)-len(arg)]
+	low := strings.ToLower(arg)
+	seen := map[string]bool{}
+	for _, s := range jobs {
+		for _, c := range []string{strconv.Itoa(int(s.ID)), s.Name} {
+			if c != "" && !seen[c] && strings.HasPrefix(strings.ToLower(c), low) {
+				seen[c] = true
+				cands = append(cands, c)
+			}
+		}
+	}
+	return prefix, cands, false
+}
+
+// commonPrefix returns the longest common prefix of ss (case-sensitive).
+func commonPrefix(ss []string) string {
+	if len(ss) == 0 {
+		return ""
+	}
+	p := ss[0]
+	for _, s := range ss[1:] {
+		for !strings.HasPrefix(s, p) {
+			p = p[:len(p)-1]
+		}
+	}
+	for !utf8.ValidString(p) {
+		p = p[:len(p)-1]
+	}
+	return p
+}

@@ -1,0 +1,74 @@
+package ui
+
+import (
+	"strings"
+
+	"charm.land/lipgloss/v2"
+
+	"github.com/jobdeck/jobdeck/model"
+)
+
+// confirmKind says what a confirm dialog is about.
+type confirmKind uint8
+
+const (
+	confirmKill confirmKind = iota + 1 // stop one job
+	confirmQuit                        // stop every job and quit
+)
+
+// confirm is a yes/no question in the status line. Yes does it; any other
+// key cancels.
+type confirm struct {
+	kind     confirmKind
+	question string
+	job      model.JobID // confirmKill
+}
+
+// overlay is a scrollable box over the pane area: a job's full report
+// (/job-status) or the help (/help).
+type overlay struct {
+	title string
+	lines []string
+	top   int // index of the first line shown
+}
+
+// newOverlay builds an overlay from plain text.
+func newOverlay(title, text string) *overlay {
+	text = strings.TrimRight(text, "\n")
+	return &overlay{title: title, lines: strings.Split(text, "\n")}
+}
+
+// scroll moves the overlay's first line by d within rows visible rows.
+func (o *overlay) scroll(d, rows int) {
+	o.top = clamp(o.top+d, 0, max(len(o.lines)-rows, 0))
+}
+
+// renderOverlay draws o into r. Its lines are plain text (reports never
+// hold escapes), cut to the width.
+func (m *Model) renderOverlay(o *overlay, r rect) []string {
+	out := make([]string, 0, r.h)
+	if r.h < 2 || r.w < 4 {
+		for range r.h {
+			out = append(out, spaces(r.w))
+		}
+		return out
+	}
+	b := lipgloss.ThickBorder()
+	out = append(out, frameTop(b, m.st.BorderFocus, m.st.TitleFocus, o.title, "", r.w))
+	rows := r.h - 2
+	top := clamp(o.top, 0, max(len(o.lines)-rows, 0))
+	for i := range rows {
+		cell := spaces(r.w - 2)
+		if j := top + i; j < len(o.lines) {
+			// Reports are plain text, but may hold tabs.
+			cell = fit(" "+styledLine([]byte(o.lines[j]), true), r.w-2)
+		}
+		out = append(out, m.st.paint.borderFL+cell+m.st.paint.borderFoc)
+	}
+	note := "Esc closes"
+	if len(o.lines) > rows {
+		note = "PgUp/PgDn scroll · Esc closes"
+	}
+	out = append(out, frameBottom(b, m.st.BorderFocus, note, r.w))
+	return out
+}

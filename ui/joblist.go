@@ -1,0 +1,117 @@
+package ui
+
+import (
+	"strings"
+
+	"charm.land/lipgloss/v2"
+	"github.com/charmbracelet/x/ansi"
+
+	"github.com/jobdeck/jobdeck/model"
+)
+
+// stateGlyph returns the glyph and style of a job's state. The glyphs alone
+// tell the states apart, so the list reads the same without colour:
+//
+//	● running   ◌ stopping   ✓ exited 0   ✗ exited non-zero
+//	⊘ killed by a signal   ◑ leader gone, processes still running
+//	! failed to start
+func (st Styles) stateGlyph(s model.Snapshot) (string, lipgloss.Style) {
+	switch {
+	case s.State == model.StateFailed:
+		return "!", st.Failed
+	case s.State == model.StateStopping:
+		return "◌", st.Stopping
+	case s.Exit == nil:
+		return "●", st.Running
+	case s.Remaining > 0 && !s.Done:
+		return "◑", st.Lingering
+	case s.Exit.Signaled():
+		return "⊘", st.Failed
+	case s.Exit.Code == 0:
+		return "✓", st.Succeeded
+	default:
+		return "✗", st.Failed
+	}
+}
+
+// renderList draws the job list into r: a frame titled "jobs" with one row
+// per job (selection mark, state glyph, ID and name, state with exit status
+// or signal and "N still running", elapsed time, command). The list scrolls
+// to keep the selected job in view. It returns exactly r.h rows of exactly
+// r.w cells.
+func (m *Model) renderList(r rect) []string {
+	out := make([]string, 0, r.h)
+	if r.h <= 0 {
+		return out
+	}
+	b := lipgloss.RoundedBorder()
+	out = append(out, frameTop(b, m.st.Border, m.st.Title, "jobs", "", r.w))
+	inner, rows := r.w-2, r.h-2
+	if rows <= 0 {
+		return out[:min(len(out), r.h)]
+	}
+	vl, vr := m.st.paint.borderL, m.st.paint.border
+
+	// Column widths from the content.
+	now := m.now()
+	labelW, statusW, elapsedW := 1, 1, 4
+	for _, s := range m.jobs {
+		labelW = max(labelW, ansi.StringWidth(s.Label()))
+		statusW = max(statusW, ansi.StringWidth(s.Status()))
+		elapsedW = max(elapsedW, len(model.FormatElapsed(s.Elapsed(now))))
+	}
+	labelW = min(labelW, max(inner/5, 4))
+	statusW = min(statusW, max(inner/3, 7))
+
+	first := 0
+	if idx := m.currentIndex(); idx >= rows {
+		first = idx - rows + 1
+	}
+	for i := range rows {
+		j := first + i
+		var cell string
+		switch {
+		case len(m.jobs) == 0 && i == 0:
+			cell = m.st.Dim.Render(fit(" no jobs yet", inner))
+		case j < len(m.jobs):
+			cell = m.listRow(m.jobs[j], inner, labelW, statusW, elapsedW)
+		default:
+			cell = spaces(inner)
+		}
+		out = append(out, vl+cell+vr)
+	}
+	out = append(out, frameBottom(b, m.st.Border, "", r.w))
+	return out
+}
+
+// listRow draws one job of the list in w cells.
+func (m *Model) listRow(s model.Snapshot, w, labelW, statusW, elapsedW int) string {
+	sel := m.hasCurrent && s.ID == m.current
+	glyph, gst := m.st.stateGlyph(s)
+	label := fit(s.Label(), labelW)
+	status := fit(s.Status(), statusW)
+	elapsed := model.FormatElapsed(s.Elapsed(m.now()))
+	elapsed = spaces(elapsedW-len(elapsed)) + elapsed
+	// mark, glyph, then the columns, one space apart.
+	cmdW := w - 2 - 1 - labelW - 1 - statusW - 1 - elapsedW - 1
+	cmd := ""
+	if cmdW > 0 {
+		cmd = fit(model.OneLine(s.Command, cmdW), cmdW)
+	}
+	if sel {
+		row := "▸" + glyph + " " + label + " " + status + " " + elapsed + " " + cmd
+		return m.st.Selected.Render(fit(row, w))
+	}
+	var sb strings.Builder
+	sb.WriteString(" ")
+	sb.WriteString(gst.Render(glyph))
+	sb.WriteString(" ")
+	sb.WriteString(label)
+	sb.WriteString(" ")
+	sb.WriteString(gst.Render(status))
+	sb.WriteString(" ")
+	sb.WriteString(m.st.Dim.Render(elapsed))
+	sb.WriteString(" ")
+	sb.WriteString(cmd)
+	return fit(sb.String(), w)
+}

@@ -1,0 +1,61 @@
+package ui
+
+import "charm.land/bubbles/v2/key"
+
+// KeyMap holds every key binding of the console. The default map is built
+// by package main (keymap.go at the module root); tests build their own.
+// A binding with no keys does nothing. ShortHelp and FullHelp feed the
+// footer (bubbles/help).
+type KeyMap struct {
+	// Up and Down move the selection in the job list (and the focus to the
+	// selected job's pane).
+	Up, Down key.Binding
+	// NextPane and PrevPane move the focus between panes.
+	NextPane, PrevPane key.Binding
+	// Pane focuses a pane by number: its keys must be "1" … "8", in order.
+	Pane key.Binding
+	// PageUp, PageDown, Top and Bottom scroll the focused pane. Scrolling
+	// up pauses following; Bottom resumes it.
+	PageUp, PageDown, Top, Bottom key.Binding
+	// Zoom shows the focused pane over the whole area, and back.
+	Zoom key.Binding
+	// Kill asks to stop the selected job and everything it started.
+	Kill key.Binding
+	// Palette opens the command palette with the pressed key typed.
+	Palette key.Binding
+	// Help toggles the full help in the footer.
+	Help key.Binding
+	// Quit quits, asking first when jobs are running.
+	Quit key.Binding
+
+	// Yes and No answer a confirm dialog (any key other than Yes is no).
+	Yes, No key.Binding
+	// Submit runs the palette's command; Close closes the palette or an
+	// overlay; Complete completes a command name or job selector;
+	// HistoryPrev and HistoryNext walk the palette's history.
+	Submit, Close, Complete, HistoryPrev, HistoryNext key.Binding
+}
+
+// ShortHelp returns the bindings of the one-line footer help.
+func (k KeyMap) ShortHelp() []key.Binding {
+	return []key.Binding{k.Up, k.NextPane, k.Zoom, k.Kill, k.Palette, k.Help, k.Quit}
+}
+
+// FullHelp returns the bindings of the full help, in columns.
+func (k KeyMap) FullHelp() [][]key.Binding {
+	return [][]key.Binding{
+		{k.Up, k.Down, k.NextPane, k.PrevPane, k.Pane},
+		{k.PageUp, k.PageDown, k.Top, k.Bottom, k.Zoom},
+		{k.Kill, k.Palette, k.Help, k.Quit},
+	}
+}
+
+// paneNumber returns the 0-based pane index of a key of the Pane binding.
+func (k KeyMap) paneNumber(s string) (int, bool) {
+	for i, ks := range k.Pane.Keys() {
+		if ks == s {
+			return i, true
+		}
+	}
+	return 0, false
+}

@@ -1,0 +1,78 @@
+package ui
+
+import (
+	"context"
+	"strings"
+
+	tea "charm.land/bubbletea/v2"
+
+	"github.com/jobdeck/jobdeck/model"
+)
+
+// Messages the console sends itself.
+type (
+	// eventsMsg carries what the event wait returned.
+	eventsMsg struct {
+		events []model.Event
+		err    error
+	}
+	// frameMsg: time to draw a frame for the output that came in.
+	frameMsg struct{}
+	// clockMsg: a second passed while a job is live (elapsed times).
+	clockMsg struct{}
+	// startedMsg: Start returned, for each command given.
+	startedMsg struct {
+		reports     []model.Report
+		errs        []error
+		fromPalette bool
+	}
+	// killedMsg: Kill returned.
+	killedMsg struct {
+		id     model.JobID
+		report model.Report
+		err    error
+	}
+	// statusReportMsg: Status returned, for the overlay.
+	statusReportMsg struct {
+		sel    string
+		report model.Report
+		err    error
+	}
+)
+
+// startCmd starts commands in order, one after the other, so their IDs
+// follow the order given.
+func startCmd(ctx context.Context, core Core, commands []string, fromPalette bool) tea.Cmd {
+	commands = append([]string(nil), commands...)
+	return func() tea.Msg {
+		msg := startedMsg{fromPalette: fromPalette}
+		for _, c := range commands {
+			if strings.TrimSpace(c) == "" {
+				continue
+			}
+			r, err := core.Start(ctx, model.Spec{Command: c})
+			msg.reports = append(msg.reports, r)
+			msg.errs = append(msg.errs, err)
+		}
+		return msg
+	}
+}
+
+// killCmd stops one job; it returns when the job's tree is empty.
+func killCmd(ctx context.Context, core Core, id model.JobID) tea.Cmd {
+	return func() tea.Msg {
+		r, err := core.Kill(ctx, id.String(), model.KillOptions{})
+		return killedMsg{id: id, report: r, err: err}
+	}
+}
+
+// statusCmd asks for a job's report for the overlay.
+func statusCmd(ctx context.Context, core Core, sel string) tea.Cmd {
+	return func() tea.Msg {
+		r, err := core.Status(ctx, sel, model.StatusOptions{Lines: overlayLines})
+		return statusReportMsg{sel: sel, report: r, err: err}
+	}
+}
+
+// overlayLines is how many lines a /job-status overlay shows at most.
+const overlayLines = 200

@@ -1,0 +1,205 @@
+package ui
+
+import (
+	"strings"
+
+	"charm.land/bubbles/v2/key"
+	"charm.land/bubbles/v2/textinput"
+	tea "charm.land/bubbletea/v2"
+
+	"github.com/jobdeck/jobdeck/model"
+)
+
+// paletteAction is what the palette asks its owner to do after a key.
+type paletteAction uint8
+
+const (
+	paletteNone   paletteAction = iota
+	paletteClose                // Esc, or the line was erased
+	paletteSubmit               // Enter: run the line (palette.value)
+)
+
+// palette is the command palette: a one-line input with history, Tab
+// completion and an inline error or hint line under it. It is a plain
+// type: the root model feeds it keys and acts on the action it returns.
+type palette struct {
+	input   textinput.Model
+	history []string // oldest first
+	histPos int      // len(history) while editing the draft
+	draft   string
+	err     string // inline error; the text is kept
+	busy    string // shown while a submitted command runs
+	cands   []string
+	cycle   struct {
+		prefix string
+		cands  []string
+		i      int
+		value  string // the line after the last Tab
+	}
+}
+
+// newPalette opens a palette with first (the key that opened it) typed.
+func newPalette(first string, history []string, st Styles) *palette {
+	in := textinput.New()
+	in.Prompt = ""
+	in.ShowSuggestions = false
+	in.KeyMap.AcceptSuggestion.Unbind()
+	in.KeyMap.NextSuggestion.Unbind()
+	in.KeyMap.PrevSuggestion.Unbind()
+	ts := textinput.DefaultStyles(true)
+	ts.Focused.Text = st.PaletteText
+	ts.Focused.Prompt = st.PaletteText
+	ts.Cursor.Blink = true
+	in.SetStyles(ts)
+	// A real (terminal-drawn) cursor blinks without ticks, so an open
+	// palette costs no redraws.
+	in.SetVirtualCursor(false)
+	in.CharLimit = model.MaxCommandBytes
+	in.Focus()
+	in.SetValue(first)
+	in.CursorEnd()
+	return &palette{input: in, history: history, histPos: len(history)}
+}
+
+// setWidth sets the width of the palette's rows in cells.
+func (p *palette) setWidth(w int) { p.input.SetWidth(max(w-1, 1)) }
+
+// value returns the typed line.
+func (p *palette) value() string { return p.input.Value() }
+
+// setValue replaces the line and puts the cursor at its end.
+func (p *palette) setValue(s string) {
+	p.input.SetValue(s)
+	p.input.CursorEnd()
+}
+
+// Update feeds the palette one message (keys and pastes) and says what its
+// owner should do. jobs feed job completion.
+func (p *palette) Update(msg tea.Msg, keys KeyMap, jobs []model.Snapshot) (paletteAction, tea.Cmd) {
+	km, isKey := msg.(tea.KeyPressMsg)
+	if isKey {
+		switch {
+		case key.Matches(km, keys.Close):
+			return paletteClose, nil
+		case key.Matches(km, keys.Submit):
+			if p.busy != "" {
+				return paletteNone, nil
+			}
+			return paletteSubmit, nil
+		case key.Matches(km, keys.Complete):
+			p.complete(jobs)
+			return paletteNone, nil
+		case key.Matches(km, keys.HistoryPrev):
+			p.walk(-1)
+			return paletteNone, nil
+		case key.Matches(km, keys.HistoryNext):
+			p.walk(+1)
+			return paletteNone, nil
+		}
+	}
+	if p.busy != "" {
+		return paletteNone, nil
+	}
+	before := p.input.Value()
+	var cmd tea.Cmd
+	p.input, cmd = p.input.Update(msg)
+	if p.input.Value() != before {
+		p.err = ""
+		p.cands = nil
+		if p.input.Value() == "" {
+			return paletteClose, cmd
+		}
+	}
+	return paletteNone, cmd
+}
+
+// walk moves through the history: -1 to older lines, +1 to newer ones and
+// back to the draft.
+func (p *palette) walk(d int) {
+	n := p.histPos + d
+	if n < 0 || n > len(p.history) {
+		return
+	}
+	if p.histPos == len(p.history) {
+		p.draft = p.value()
+	}
+	p.histPos = n
+	if n == len(p.history) {
+		p.setValue(p.draft)
+	} else {
+		p.setValue(p.history[n])
+	}
+	p.err, p.cands = "", nil
+}
+
+// complete completes the line: a single candidate is taken whole (a
+// command name with a space after it); several extend the line to their
+// common prefix, and further Tabs cycle through them.
+func (p *palette) complete(jobs []model.Snapshot) {
+	line := p.value()
+	if p.cycle.cands != nil && line == p.cycle.value {
+		p.cycle.i = (p.cycle.i + 1) % len(p.cycle.cands)
+		p.cycle.value = p.cycle.prefix + p.cycle.cands[p.cycle.i]
+		p.setValue(p.cycle.value)
+		return
+	}
+	p.cycle.cands = nil
+	prefix, cands, isCommand := completions(line, jobs)
+	p.cands = cands
+	switch len(cands) {
+	case 0:
+		return
+	case 1:
+		v := prefix + cands[0]
+		if isCommand {
+			v += " "
+		}
+		p.setValue(v)
+		p.cands = nil
+		return
+	}
+	if lcp := commonPrefix(cands); len(prefix+lcp) > len(line) {
+		p.setValue(prefix + lcp)
+		return
+	}
+	p.cycle.prefix, p.cycle.cands, p.cycle.i = prefix, cands, 0
+	p.cycle.value = prefix + cands[0]
+	p.setValue(p.cycle.value)
+}
+
+// hint returns the line under the input when there is no error: the
+// candidates of the last Tab, the usage of the command being typed, or the
+// list of commands.
+func (p *palette) hint() string {
+	if p.busy != "" {
+		return p.busy
+	}
+	if len(p.cands) > 1 {
+		return strings.Join(p.cands, "  ")
+	}
+	body := strings.TrimLeft(p.value(), "/:")
+	name, _, _ := strings.Cut(body, " ")
+	for _, c := range paletteCommands {
+		if strings.EqualFold(c.name, name) {
+			return c.usage + " · " + c.help
+		}
+	}
+	return "background <command> · job-kill <id|name> · job-status <id|name> · help · quit · Tab completes · Esc closes"
+}
+
+// view draws the palette's two rows in w cells: the input, then the error
+// or a hint.
+func (p *palette) view(st Styles, w int) []string {
+	first := fit(p.input.View(), w)
+	var second string
+	if p.err != "" {
+		second = st.PaletteErr.Render(fit(p.err, w))
+	} else {
+		second = st.Dim.Render(fit(p.hint(), w))
+	}
+	return []string{first, second}
+}
+
+// cursor returns where the terminal cursor goes, relative to the palette's
+// first row.
+func (p *palette) cursor() *tea.Cursor { return p.input.Cursor() }

@@ -1,0 +1,218 @@
+package ui
+
+import (
+	"strconv"
+	"strings"
+
+	"charm.land/lipgloss/v2"
+
+	"github.com/jobdeck/jobdeck/model"
+)
+
+// A pane tails one job. Its window is read from the core at render time:
+// the newest lines while following, or the lines from a cursor (the seq of
+// its top line) while scrolled up. The ring is the scrollback; a pane keeps
+// nothing but that cursor.
+
+// paneRow is one row of a pane's window: a line (complete or the open
+// partial one), or the marker for lines the ring evicted.
+type paneRow struct {
+	line    model.Line
+	dropped uint64 // > 0: a "[… N lines dropped]" marker
+}
+
+// paneWindow is what a pane shows.
+type paneWindow struct {
+	rows []paneRow
+	// newer counts complete lines below the window (scrolled up only).
+	newer uint64
+	// empty reports that the job printed nothing yet.
+	empty bool
+}
+
+// readWindow reads the rows of a pane of n rows from the core: the newest
+// ones when top is zero (following), else the ones from seq top on. A
+// marker row stands where the ring evicted lines the window would show
+// before them.
+func readWindow(core Core, id model.JobID, n int, top uint64) paneWindow {
+	if n <= 0 {
+		return paneWindow{}
+	}
+	var w paneWindow
+	if top == 0 {
+		page, err := core.Read(id, model.ReadRequest{Tail: true, Limit: n})
+		if err != nil {
+			return w
+		}
+		rows := make([]paneRow, 0, len(page.Lines)+len(page.Partial)+1)
+		// The window reaches back to the ring's oldest line: say what the
+		// ring no longer has before it.
+		if page.Skipped == 0 && page.Dropped > 0 {
+			rows = append(rows, paneRow{dropped: page.Dropped})
+		}
+		for _, l := range page.Lines {
+			rows = append(rows, paneRow{line: l})
+		}
+		for _, l := range page.Partial {
+			rows = append(rows, paneRow{line: l})
+		}
+		if len(rows) > n {
+			rows = rows[len(rows)-n:]
+		}
+		w.rows = rows
+		w.empty = page.Last == 0 && len(page.Partial) == 0 && page.Dropped == 0
+		return w
+	}
+	page, err := core.Read(id, model.ReadRequest{After: top - 1, Limit: n})
+	if err != nil {
+		return w
+	}
+	rows := make([]paneRow, 0, len(page.Lines)+len(page.Partial)+1)
+	if page.Dropped > 0 {
+		rows = append(rows, paneRow{dropped: page.Dropped})
+	}
+	for _, l := range page.Lines {
+		rows = append(rows, paneRow{line: l})
+	}
+	if page.More == 0 {
+		for _, l := range page.Partial {
+			rows = append(rows, paneRow{line: l})
+		}
+	}
+	if len(rows) > n {
+		rows = rows[:n]
+	}
+	w.rows = rows
+	var last uint64
+	for _, r := range rows {
+		if r.dropped == 0 && !r.line.Partial {
+			last = r.line.Seq
+		}
+	}
+	if last == 0 {
+		last = top - 1
+	}
+	if page.Last > last {
+		w.newer = page.Last - last
+	}
+	return w
+}
+
+// paneView describes one pane to render.
+type paneView struct {
+	snap    model.Snapshot
+	num     int    // 1-based pane number (focus key)
+	top     uint64 // scroll cursor; zero = following
+	focused bool
+	zoomed  bool
+}
+
+// renderPane draws pane p into r: a frame whose title is the job's report
+// header, the job's lines (stderr marked "!" and tinted, colours kept), and
+// a bottom edge that says when the pane is paused or zoomed. It returns
+// exactly r.h rows of exactly r.w cells.
+func (m *Model) renderPane(p paneView, r rect) []string {
+	out := make([]string, 0, r.h)
+	if r.w < 4 || r.h < 2 {
+		for range r.h {
+			out = append(out, spaces(r.w))
+		}
+		return out
+	}
+	b, bst, tst := lipgloss.RoundedBorder(), m.st.Border, m.st.Title
+	vl, vr := m.st.paint.borderL, m.st.paint.border
+	if p.focused {
+		b, bst, tst = lipgloss.ThickBorder(), m.st.BorderFocus, m.st.TitleFocus
+		vl, vr = m.st.paint.borderFL, m.st.paint.borderFoc
+	}
+	out = append(out, frameTop(b, bst, tst, p.snap.Header(m.now()), strconv.Itoa(p.num), r.w))
+
+	inner := r.w - 2
+	body := r.h - 2
+	win := readWindow(m.core, p.snap.ID, body, p.top)
+	for i := range body {
+		var cell string
+		switch {
+		case i < len(win.rows):
+			cell = m.renderRow(win.rows[i], inner)
+		case i == 0 && win.empty:
+			msg := "(no output yet)"
+			if !p.snap.Live() {
+				msg = "(no output)"
+			}
+			cell = m.st.Dim.Render(fit("  "+msg, inner))
+		default:
+			cell = spaces(inner)
+		}
+		out = append(out, vl+cell+vr)
+	}
+
+	var note string
+	switch {
+	case p.top > 0 && win.newer > 0:
+		note = "paused · " + strconv.FormatUint(win.newer, 10) + " newer · End follows"
+	case p.top > 0:
+		note = "paused · End follows"
+	case p.zoomed:
+		note = "zoomed · z restores"
+	}
+	out = append(out, frameBottom(b, bst, note, r.w))
+	return out
+}
+
+// renderRow draws one window row into w cells: a two-cell gutter ("!" for
+// stderr) and the sanitised line.
+func (m *Model) renderRow(r paneRow, w int) string {
+	tw := w - 2
+	if r.dropped > 0 {
+		txt := "[… " + strconv.FormatUint(r.dropped, 10) + " lines dropped]"
+		return "  " + m.st.paint.droppedOpen + fit(txt, tw) + m.st.paint.dropC
+	}
+	s := fit(styledLine(r.line.Text, m.st.NoColor), tw)
+	if r.line.Stream == model.StreamErr {
+		return m.st.paint.errMark + " " + tint(s, m.st.paint.errOpen, m.st.paint.errClose)
+	}
+	return "  " + s
+}
+
+// frameTop draws a frame's top edge, w cells wide, with a title on the left
+// and a tag (the pane number) on the right: "╭─ title ─────── 1 ─╮".
+func frameTop(b lipgloss.Border, bst, tst lipgloss.Style, title, tag string, w int) string {
+	if w < 2 {
+		return spaces(w)
+	}
+	var sb strings.Builder
+	fixed := 2 + 1 // corners and the first rule
+	tagPart := ""
+	if tag != "" {
+		tagPart = " " + tag + " " + b.Top
+	}
+	tagW := lipgloss.Width(tagPart)
+	avail := w - fixed - tagW - 2 // spaces around the title
+	if avail < 1 || title == "" {
+		sb.WriteString(bst.Render(b.TopLeft + strings.Repeat(b.Top, w-2) + b.TopRight))
+		return sb.String()
+	}
+	t := fit(title, avail)
+	t = strings.TrimRight(t, " ")
+	fill := w - fixed - tagW - 2 - lipgloss.Width(t)
+	sb.WriteString(bst.Render(b.TopLeft + b.Top + " "))
+	sb.WriteString(tst.Render(t))
+	sb.WriteString(bst.Render(" " + strings.Repeat(b.Top, max(fill, 0)) + tagPart + b.TopRight))
+	return sb.String()
+}
+
+// frameBottom draws a frame's bottom edge, w cells wide, with an optional
+// note on the left: "╰─ paused · End follows ────╯".
+func frameBottom(b lipgloss.Border, bst lipgloss.Style, note string, w int) string {
+	if w < 2 {
+		return spaces(w)
+	}
+	avail := w - 2 - 1 - 2
+	if note == "" || avail < 4 {
+		return bst.Render(b.BottomLeft + strings.Repeat(b.Bottom, w-2) + b.BottomRight)
+	}
+	n := strings.TrimRight(fit(note, avail), " ")
+	fill := w - 2 - 1 - 2 - lipgloss.Width(n)
+	return bst.Render(b.BottomLeft + b.Bottom + " " + n + " " + strings.Repeat(b.Bottom, max(fill, 0)) + b.BottomRight)
+}

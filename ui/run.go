@@ -1,0 +1,97 @@
+package ui
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"strings"
+	"time"
+
+	tea "charm.land/bubbletea/v2"
+	"github.com/charmbracelet/colorprofile"
+)
+
+// Options configure the console.
+type Options struct {
+	// KeyMap is every key binding; package main builds the default one.
+	KeyMap KeyMap
+	// Commands are started as jobs on launch, in order (jobdeck -- 'cmd'…).
+	Commands []string
+	// NoColor turns every colour off, the console's and the jobs' (set it
+	// when NO_COLOR is set to a non-empty value).
+	NoColor bool
+	// Version is shown in the help overlay.
+	Version string
+	// MaxRunning is the core's running-jobs limit, shown as "3/8
+	// running"; zero means 8.
+	MaxRunning int
+	// Now is the clock for elapsed times; nil means time.Now. Tests fix it.
+	Now func() time.Time
+	// Input and Output replace the terminal (headless runs and
+	// benchmarks); nil means the terminal.
+	Input  io.Reader
+	Output io.Writer
+	// Width and Height set the initial size when Output is not a terminal;
+	// zero leaves it to the terminal.
+	Width, Height int
+}
+
+// Run runs the console on the terminal (in the alternate screen) until the
+// user quits, after confirming when jobs run and after stopping them, or
+// until ctx ends. It never closes core: its caller stops every job after
+// Run returns. The error is ctx's error when ctx ended the console, or
+// what went wrong with the terminal.
+func Run(ctx context.Context, core Core, opts Options) error {
+	m := New(ctx, core, opts)
+	defer m.Close()
+	popts := []tea.ProgramOption{tea.WithContext(ctx)}
+	if opts.NoColor {
+		// Downsample whatever colour is left (none should be) and keep
+		// bold, reverse and the like, which NO_COLOR allows.
+		popts = append(popts, tea.WithColorProfile(colorprofile.Ascii))
+	}
+	if opts.Input != nil {
+		popts = append(popts, tea.WithInput(opts.Input))
+	}
+	if opts.Output != nil {
+		popts = append(popts, tea.WithOutput(opts.Output))
+	}
+	if opts.Width > 0 && opts.Height > 0 {
+		popts = append(popts, tea.WithWindowSize(opts.Width, opts.Height))
+	}
+	_, err := tea.NewProgram(m, popts...).Run()
+	switch {
+	case err == nil:
+		return nil
+	case ctx.Err() != nil:
+		return ctx.Err()
+	case errors.Is(err, tea.ErrInterrupted):
+		return nil
+	default:
+		return fmt.Errorf("console: %w", err)
+	}
+}
+
+// helpOverlay builds the /help overlay: the commands, then every key.
+func (m *Model) helpOverlay() *overlay {
+	var b strings.Builder
+	title := "help"
+	if m.version != "" {
+		title = "jobdeck " + m.version + " help"
+	}
+	b.WriteString("Commands (press / or : to type one; Tab completes, ↑/↓ walk the history):\n")
+	for _, c := range paletteCommands {
+		fmt.Fprintf(&b, "  %-24s %s\n", c.usage, c.help)
+	}
+	b.WriteString("\nKeys:\n")
+	for _, col := range m.keys.FullHelp() {
+		for _, k := range col {
+			if h := k.Help(); k.Enabled() && h.Key != "" {
+				fmt.Fprintf(&b, "  %-24s %s\n", h.Key, h.Desc)
+			}
+		}
+	}
+	b.WriteString("\nPanes: stderr lines are marked ! · [… N lines dropped] marks output the ring no longer holds.\n")
+	return newOverlay(title, b.String())
+}

@@ -1,0 +1,134 @@
+package ui
+
+import (
+	"image/color"
+	"strings"
+
+	"charm.land/bubbles/v2/help"
+	"charm.land/lipgloss/v2"
+)
+
+// Palette is the small set of colours every style is built from. They are
+// ANSI colours (0–15), so they follow the terminal's own theme, light or
+// dark.
+type Palette struct {
+	Accent, OK, Fail, Warn, Dim, ErrText color.Color
+}
+
+// DefaultPalette returns the console's colours: blue accent, green for
+// success, red for failure and stderr, yellow for warnings, grey for
+// secondary text.
+func DefaultPalette() Palette {
+	return Palette{
+		Accent:  lipgloss.Color("12"),
+		OK:      lipgloss.Color("2"),
+		Fail:    lipgloss.Color("1"),
+		Warn:    lipgloss.Color("3"),
+		Dim:     lipgloss.Color("8"),
+		ErrText: lipgloss.Color("9"),
+	}
+}
+
+// Styles holds every style of the console, built from one Palette by
+// NewStyles. With NoColor no style carries a colour; focus and selection
+// are then shown with bold, reverse video and thick borders only.
+type Styles struct {
+	// NoColor reports that colours are off (NO_COLOR): job output is shown
+	// without its SGR colours too.
+	NoColor bool
+
+	Border, BorderFocus     lipgloss.Style // pane and list frames
+	Title, TitleFocus       lipgloss.Style // pane titles
+	Selected                lipgloss.Style // the selected job list row
+	Dim                     lipgloss.Style // secondary text, hints
+	Dropped                 lipgloss.Style // "[… N lines dropped]"
+	ErrMark, ErrText        lipgloss.Style // the "!" of stderr lines, and their tint
+	Running, Stopping       lipgloss.Style // state glyphs and words
+	Succeeded, Failed       lipgloss.Style
+	Lingering               lipgloss.Style // leader gone, tree still running
+	Status                  lipgloss.Style // the status line counts
+	Info, Error             lipgloss.Style // status messages
+	Confirm                 lipgloss.Style // confirm questions
+	PaletteText, PaletteErr lipgloss.Style
+	Help                    help.Styles
+
+	// paint caches strings used once per rendered line.
+	paint paint
+}
+
+// paint holds pre-rendered pieces used in hot loops.
+type paint struct {
+	errMark            string // styled "!"
+	errOpen, errClose  string // SGR around a tinted stderr line
+	border, borderFoc  string // styled vertical border pieces
+	borderL, borderFL  string
+	droppedOpen, dropC string
+}
+
+// NewStyles builds the console's styles from DefaultPalette; noColor drops
+// every colour.
+func NewStyles(noColor bool) Styles {
+	p := DefaultPalette()
+	fg := func(c color.Color) lipgloss.Style {
+		if noColor {
+			return lipgloss.NewStyle()
+		}
+		return lipgloss.NewStyle().Foreground(c)
+	}
+	s := Styles{
+		NoColor:     noColor,
+		Border:      fg(p.Dim),
+		BorderFocus: fg(p.Accent).Bold(true),
+		Title:       lipgloss.NewStyle(),
+		TitleFocus:  fg(p.Accent).Bold(true),
+		Selected:    lipgloss.NewStyle().Reverse(true),
+		Dim:         fg(p.Dim),
+		Dropped:     fg(p.Warn).Italic(true),
+		ErrMark:     fg(p.Fail).Bold(true),
+		ErrText:     fg(p.ErrText),
+		Running:     fg(p.Accent),
+		Stopping:    fg(p.Warn),
+		Succeeded:   fg(p.OK),
+		Failed:      fg(p.Fail),
+		Lingering:   fg(p.Warn),
+		Status:      lipgloss.NewStyle(),
+		Info:        fg(p.Accent),
+		Error:       fg(p.Fail).Bold(true),
+		Confirm:     fg(p.Warn).Bold(true),
+		PaletteText: lipgloss.NewStyle(),
+		PaletteErr:  fg(p.Fail),
+	}
+	if noColor {
+		s.Help = help.Styles{}
+		s.Dropped = lipgloss.NewStyle().Italic(true)
+	} else {
+		s.Help = help.DefaultDarkStyles()
+		s.Help.ShortKey = fg(p.Accent)
+		s.Help.FullKey = fg(p.Accent)
+		s.Help.ShortDesc = fg(p.Dim)
+		s.Help.FullDesc = fg(p.Dim)
+		s.Help.ShortSeparator = fg(p.Dim)
+		s.Help.FullSeparator = fg(p.Dim)
+		s.Help.Ellipsis = fg(p.Dim)
+	}
+	s.paint.errMark = s.ErrMark.Render("!")
+	s.paint.errOpen, s.paint.errClose = sgrAround(s.ErrText)
+	s.paint.droppedOpen, s.paint.dropC = sgrAround(s.Dropped)
+	s.paint.border = s.Border.Render(lipgloss.RoundedBorder().Right)
+	s.paint.borderL = s.Border.Render(lipgloss.RoundedBorder().Left)
+	s.paint.borderFoc = s.BorderFocus.Render(lipgloss.ThickBorder().Right)
+	s.paint.borderFL = s.BorderFocus.Render(lipgloss.ThickBorder().Left)
+	return s
+}
+
+// sgrAround returns the escape sequences a style puts before and after its
+// text, so that hot loops can wrap text without calling Render.
+func sgrAround(st lipgloss.Style) (open, close string) {
+	const sentinel = "\uE000"
+	r := st.Render(sentinel)
+	i := strings.Index(r, sentinel)
+	if i < 0 {
+		return "", ""
+	}
+	return r[:i], r[i+len(sentinel):]
+}
