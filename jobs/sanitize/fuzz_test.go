@@ -7,8 +7,10 @@ func fuzzSeeds(f *testing.F) {
 	for _, it := range case23 {
 		f.Add([]byte(it.line()))
 	}
-	for _, tc := range case24[:12] { // not the 1 MiB line
-		f.Add([]byte(tc.in))
+	for _, tc := range case24 {
+		if len(tc.in) < 1024 { // not the 1 MiB line
+			f.Add([]byte(tc.in))
+		}
 	}
 	for _, tc := range case21 {
 		f.Add([]byte(tc.in))
