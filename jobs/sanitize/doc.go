@@ -60,5 +60,6 @@
 //
 // Printable ASCII lines (bytes 0x20-0x7E only), the common case, are
 // returned as a copy without further work. AppendPlain and AppendStyled
-// write into a caller's buffer and allocate only when it must grow.
+// write into a caller's buffer and allocate only when it must grow. The
+// package holds no state: every function is safe for concurrent use.
 package sanitize
