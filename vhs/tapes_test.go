@@ -1,0 +1,117 @@
+package vhs
+
+import (
+	"flag"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+)
+
+var update = flag.Bool("update", false, "rewrite the goldens in vhs/testdata from this run")
+
+// binDir holds the jobdeck binary built once per test process; TestMain
+// removes it.
+var (
+	buildOnce sync.Once
+	binDir    string
+	buildErr  error
+	buildOut  []byte
+)
+
+func TestMain(m *testing.M) {
+	flag.Parse()
+	code := m.Run()
+	if binDir != "" {
+		_ = os.RemoveAll(binDir)
+	}
+	os.Exit(code)
+}
+
+// jobdeckDir builds github.com/jobdeck/jobdeck into a temporary directory,
+// once per test process, and returns that directory.
+func jobdeckDir(t *testing.T) string {
+	t.Helper()
+	buildOnce.Do(func() {
+		binDir, buildErr = os.MkdirTemp("", "vhs-bin-")
+		if buildErr != nil {
+			return
+		}
+		cmd := exec.Command("go", "build", "-o", filepath.Join(binDir, "jobdeck"), "github.com/jobdeck/jobdeck")
+		buildOut, buildErr = cmd.CombinedOutput()
+	})
+	if buildErr != nil {
+		t.Fatalf("build jobdeck for the tapes: %v\n%s", buildErr, buildOut)
+	}
+	return binDir
+}
+
+// TestTapes replays every *.tape in this directory, in parallel, and compares
+// each Screenshot with testdata/<tape>/<name>.golden (-update rewrites them).
+func TestTapes(t *testing.T) {
+	tapes, err := filepath.Glob("*.tape")
+	if err != nil || len(tapes) == 0 {
+		t.Fatalf("no tapes found (%v)", err)
+	}
+	bin := jobdeckDir(t)
+	for _, path := range tapes {
+		name := strings.TrimSuffix(path, ".tape")
+		t.Run(name, func(t *testing.T) {
+			t.Parallel()
+			tp, err := ReadTape(path)
+			if err != nil {
+				t.Fatal(err)
+			}
+			snaps, err := tp.Run(t.Context(), Options{PathPrepend: []string{bin}, Home: t.TempDir(), Logf: t.Logf})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(snaps) == 0 {
+				t.Fatalf("%s has no Screenshot step, so it checks nothing; add one", path)
+			}
+			for _, s := range snaps {
+				if err := CheckGolden("testdata", s, *update); err != nil {
+					t.Error(err)
+				}
+			}
+			for _, stale := range StaleGoldens("testdata", tp.Name, tp.Screenshots) {
+				if *update {
+					if err := os.Remove(stale); err != nil {
+						t.Error(err)
+					}
+					continue
+				}
+				t.Errorf("%s: no Screenshot produces it any more; delete it or run go test ./vhs -update", stale)
+			}
+		})
+	}
+}
+
+// TestTapesParseWithVHS checks every tape with VHS v0.10.0's own parser
+// (zero errors) and the runner's stricter checks.
+func TestTapesParseWithVHS(t *testing.T) {
+	t.Parallel()
+	tapes, _ := filepath.Glob("*.tape")
+	for _, path := range tapes {
+		if _, err := ReadTape(path); err != nil {
+			t.Error(err)
+		}
+	}
+}
+
+// TestTapesValidateWithRealVHS runs `vhs validate` on every tape when a vhs
+// binary is on PATH (it needs neither ttyd nor a browser for that).
+func TestTapesValidateWithRealVHS(t *testing.T) {
+	t.Parallel()
+	vhsBin, err := exec.LookPath("vhs")
+	if err != nil {
+		t.Skip("vhs not on PATH; to run this check: GOBIN=$(mktemp -d) go install github.com/charmbracelet/vhs@v0.10.0 and put GOBIN on PATH")
+	}
+	tapes, _ := filepath.Glob("*.tape")
+	out, err := exec.CommandContext(t.Context(), vhsBin, append([]string{"validate"}, tapes...)...).CombinedOutput()
+	if err != nil {
+		t.Fatalf("vhs validate: %v\n%s", err, out)
+	}
+}
