@@ -15,18 +15,26 @@ const maxPatternShown = 80
 
 // reportText is the text result of one job's report: the core's text,
 // then how a wait ended, then where to read on.
+// Lines the core already wrote (its own wait note, its "more lines" hint)
+// are not repeated.
 func reportText(r model.Report, until string, wait time.Duration) string {
 	var b strings.Builder
-	b.WriteString(strings.TrimRight(plainString(r.Text), "\n"))
-	if line := waitLine(r.Wait, until, wait); line != "" {
+	core := strings.TrimRight(plainString(r.Text), "\n")
+	b.WriteString(core)
+	if line := waitLine(r.Wait, until, wait); line != "" && !hasLinePrefix(core, "wait: ") {
 		b.WriteString("\n")
 		b.WriteString(line)
 	}
-	if line := cursorLine(r); line != "" {
+	if line := cursorLine(r); line != "" && !(r.Page.More > 0 && strings.Contains(core, "more lines")) {
 		b.WriteString("\n")
 		b.WriteString(line)
 	}
 	return b.String()
+}
+
+// hasLinePrefix reports whether a line of text starts with prefix.
+func hasLinePrefix(text, prefix string) bool {
+	return strings.HasPrefix(text, prefix) || strings.Contains(text, "\n"+prefix)
 }
 
 // waitLine says how a wait ended: "wait: matched \"ready\" after 2.0s",

@@ -177,6 +177,10 @@ func (s *server) kill(ctx context.Context, req *mcp.CallToolRequest, in KillArgs
 	})()
 	rep, err := s.core.Kill(ctx, sel, opts)
 	if err != nil {
+		if rep.Text != "" {
+			// The stop goes on; show where it stands.
+			err = fmt.Errorf("%w\n\n%s", err, strings.TrimRight(rep.Text, "\n"))
+		}
 		return nil, nil, coreFail(err)
 	}
 	text := reportText(rep, "", 0)

@@ -1,0 +1,221 @@
+package serve
+
+import (
+	"context"
+	"errors"
+	"io"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/jobdeck/jobdeck/model"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+// stdioPair runs RunStdio on pipes and returns the client's ends, the
+// recorder of everything RunStdio wrote, and RunStdio's result.
+func stdioPair(t *testing.T, ctx context.Context, core Core) (*mcp.ClientSession, *recorder, <-chan error) {
+	t.Helper()
+	inR, inW := io.Pipe()
+	outR, outW := io.Pipe()
+	rec := &recorder{}
+	done := make(chan error, 1)
+	go func() {
+		done <- RunStdio(ctx, core, inR, io.MultiWriter(rec, outW))
+		outW.Close()
+	}()
+	client := mcp.NewClient(&mcp.Implementation{Name: "test", Version: "0"}, nil)
+	cs, err := client.Connect(t.Context(), &mcp.IOTransport{Reader: outR, Writer: inW}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return cs, rec, done
+}
+
+func TestRunStdioEOF(t *testing.T) {
+	t.Parallel()
+	fc := &fakeCore{}
+	cs, rec, done := stdioPair(t, t.Context(), fc)
+	ok(t, cs, toolBackground, map[string]any{"command": "x"})
+	fails(t, cs, toolStatus, map[string]any{"id": 5})
+	cs.Close() // closes RunStdio's input
+	select {
+	case err := <-done:
+		if err != nil {
+			t.Errorf("RunStdio at EOF = %v, want nil", err)
+		}
+	case <-time.After(5 * time.Second):
+		t.Fatal("RunStdio did not return at EOF")
+	}
+	checkJSONRPC(t, rec.bytes())
+}
+
+// TestRunStdioCancel: when ctx ends, RunStdio returns promptly even while
+// a job_status waits, and the wait is cancelled.
+func TestRunStdioCancel(t *testing.T) {
+	t.Parallel()
+	fc := &fakeCore{blockWait: true}
+	ctx, cancel := context.WithCancel(t.Context())
+	cs, _, done := stdioPair(t, ctx, fc)
+	ok(t, cs, toolBackground, map[string]any{"command": "x"})
+	go cs.CallTool(t.Context(), &mcp.CallToolParams{Name: toolStatus, Arguments: map[string]any{"id": 0, "wait": 600}})
+	time.Sleep(100 * time.Millisecond) // let the call reach the core
+	start := time.Now()
+	cancel()
+	select {
+	case err := <-done:
+		if !errors.Is(err, context.Canceled) {
+			t.Errorf("RunStdio after cancel = %v, want context.Canceled", err)
+		}
+		if d := time.Since(start); d > closeTimeout+time.Second {
+			t.Errorf("RunStdio took %v to return", d)
+		}
+	case <-time.After(10 * time.Second):
+		t.Fatal("RunStdio did not return after ctx ended")
+	}
+	cs.Close()
+}
+
+func TestRunHTTPLoopbackOnly(t *testing.T) {
+	t.Parallel()
+	for _, addr := range []string{"0.0.0.0:0", ":0", "192.0.2.1:8765", "[::]:0", "example.com:80"} {
+		err := RunHTTP(t.Context(), &fakeCore{}, addr, func(string) { t.Errorf("%s: listening", addr) })
+		if !errors.Is(err, ErrNotLoopback) || !strings.Contains(err.Error(), "127.0.0.1:PORT") {
+			t.Errorf("RunHTTP(%q) = %v, want ErrNotLoopback with a hint", addr, err)
+		}
+	}
+	if err := RunHTTP(t.Context(), &fakeCore{}, "nonsense", nil); err == nil || !strings.Contains(err.Error(), "host:port") {
+		t.Errorf("RunHTTP(nonsense) = %v", err)
+	}
+	for _, addr := range []string{"127.0.0.1:0", "127.0.0.2:0", "localhost:0", "[::1]:0"} {
+		if err := checkLoopback(addr); err != nil {
+			t.Errorf("checkLoopback(%q) = %v, want nil", addr, err)
+		}
+	}
+}
+
+// TestRunHTTP: the same tools over streamable HTTP, notes per MCP session,
+// shutdown when ctx ends.
+func TestRunHTTP(t *testing.T) {
+	t.Parallel()
+	fc := &fakeCore{}
+	ctx, cancel := context.WithCancel(t.Context())
+	addrs := make(chan string, 1)
+	done := make(chan error, 1)
+	go func() { done <- RunHTTP(ctx, fc, "127.0.0.1:0", func(a string) { addrs <- a }) }()
+	var addr string
+	select {
+	case addr = <-addrs:
+	case err := <-done:
+		t.Fatalf("RunHTTP: %v", err)
+	}
+	dial := func() *mcp.ClientSession {
+		client := mcp.NewClient(&mcp.Implementation{Name: "test", Version: "0"}, nil)
+		cs, err := client.Connect(t.Context(), &mcp.StreamableClientTransport{Endpoint: "http://" + addr + "/mcp"}, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return cs
+	}
+	a, b := dial(), dial()
+	ok(t, a, toolBackground, map[string]any{"command": "make"})
+	fc.end(0, model.Exit{Code: 2})
+	for name, cs := range map[string]*mcp.ClientSession{"a": a, "b": b} {
+		msg := fails(t, cs, toolKill, map[string]any{"id": 3})
+		if !strings.Contains(msg, `job 0 exited 2`) {
+			t.Errorf("session %s: no note in %q", name, msg)
+		}
+		if msg := fails(t, cs, toolKill, map[string]any{"id": 3}); strings.Contains(msg, "job 0") {
+			t.Errorf("session %s: note repeated in %q", name, msg)
+		}
+	}
+	a.Close()
+	b.Close()
+	cancel()
+	select {
+	case err := <-done:
+		if err != nil {
+			t.Errorf("RunHTTP after cancel = %v, want nil", err)
+		}
+	case <-time.After(10 * time.Second):
+		t.Fatal("RunHTTP did not return after ctx ended")
+	}
+}
+
+func TestReportTextDedupe(t *testing.T) {
+	t.Parallel()
+	job := model.Snapshot{ID: 2, State: model.StateRunning, Started: t0}
+	cases := []struct {
+		name      string
+		r         model.Report
+		want, not []string
+	}{
+		{"adds wait and cursor", model.Report{Job: job, Text: "job 2 running\n> a\n", Page: model.Page{Next: 1, Last: 1},
+			Wait: &model.WaitResult{Reason: model.WaitTimeout, Waited: time.Second}},
+			[]string{"job 2 running\n> a\nwait: timed out after 1s\n[next: job_status {\"id\":2,\"since\":1}]"}, nil},
+		{"keeps the core's wait note", model.Report{Job: job, Text: "job 2 running\nwait: the job ended after 1s\n", Wait: &model.WaitResult{Reason: model.WaitEnded}},
+			[]string{"wait: the job ended after 1s"}, []string{"wait: job ended"}},
+		{"keeps the core's more hint", model.Report{Job: job, Text: "job 2 running\n> a\n[… 4 more lines: read on with since=1]\n", Page: model.Page{Next: 1, More: 4}},
+			[]string{"read on with since=1"}, []string{"job_status {"}},
+		{"adds a more hint", model.Report{Job: job, Text: "job 2 running\n> a\n", Page: model.Page{Next: 1, More: 4}},
+			[]string{`[… 4 more lines: job_status {"id":2,"since":1}]`}, nil},
+		{"finished job: no cursor", model.Report{Job: model.Snapshot{ID: 2, State: model.StateExited, Exit: &model.Exit{}, Done: true}, Text: "job 2 exited 0\n> a\n"},
+			[]string{"job 2 exited 0\n> a"}, []string{"next", "\n\n"}},
+	}
+	for _, c := range cases {
+		got := reportText(c.r, "", 0)
+		for _, w := range c.want {
+			if !strings.Contains(got, w) {
+				t.Errorf("%s: %q does not contain %q", c.name, got, w)
+			}
+		}
+		for _, n := range c.not {
+			if strings.Contains(got, n) {
+				t.Errorf("%s: %q contains %q", c.name, got, n)
+			}
+		}
+	}
+}
+
+func TestExplainArguments(t *testing.T) {
+	t.Parallel()
+	s := statusInputSchema()
+	cases := []struct{ args, want string }{
+		{`{"id": 1, "lines": 10, "since": 0, "wait": 2.5, "until": "x"}`, ""}, // negative control: nothing wrong
+		{`{"id": "web"}`, ""},
+		{`[]`, "arguments must be a JSON object"},
+		{`{"lines": 0}`, `"lines" must be a whole number from 1 to 2000, not 0`},
+		{`{"wait": "5"}`, `"wait" must be a number from 0 to 600, not "5"`},
+		{`{"id": {}}`, `"id" must be a whole number from 0 up or a non-empty string, not {}`},
+		{`{"idd": 1, "zz": 2}`, `there is no argument "idd"; there is no argument "zz"`},
+		{`{"until": "` + strings.Repeat("y", 200) + `", "x": 1}`, `there is no argument "x"`},
+	}
+	for _, c := range cases {
+		if got := explainArguments(s, []byte(c.args)); got != c.want {
+			t.Errorf("explainArguments(%s) = %q, want %q", c.args, got, c.want)
+		}
+	}
+	if got := explainArguments(killInputSchema(), []byte(`{"grace": 1}`)); got != `"id" is missing` {
+		t.Errorf("missing id: %q", got)
+	}
+	if got := shortValue([]byte(`"` + strings.Repeat("é", 100) + `"`)); len(got) > maxValueShown+4 || !strings.HasSuffix(got, "…") {
+		t.Errorf("shortValue = %q", got)
+	}
+}
+
+func TestNormalizeArguments(t *testing.T) {
+	t.Parallel()
+	for in, want := range map[string]string{
+		``:                           `{}`,
+		`null`:                       `{}`,
+		`{"a":null,"b":1}`:           `{"b":1}`,
+		`{"a":1}`:                    `{"a":1}`,
+		`[null]`:                     `[null]`,
+		`"x"`:                        `"x"`,
+		`{"a": null, "b": {"c": 1}}`: `{"b":{"c":1}}`,
+	} {
+		if got := string(normalizeArguments([]byte(in))); got != want {
+			t.Errorf("normalizeArguments(%s) = %s, want %s", in, got, want)
+		}
+	}
+}
