@@ -13,19 +13,19 @@ import (
 // first when jobs run).
 func defaultKeyMap() ui.KeyMap {
 	return ui.KeyMap{
-		Up:       key.NewBinding(key.WithKeys("up", "k"), key.WithHelp("↑/k", "select up")),
-		Down:     key.NewBinding(key.WithKeys("down", "j"), key.WithHelp("↓/j", "select down")),
-		NextPane: key.NewBinding(key.WithKeys("tab"), key.WithHelp("tab", "next pane")),
-		PrevPane: key.NewBinding(key.WithKeys("shift+tab"), key.WithHelp("shift+tab", "previous pane")),
-		Pane:     key.NewBinding(key.WithKeys("1", "2", "3", "4", "5", "6", "7", "8"), key.WithHelp("1–8", "focus pane")),
-		PageUp:   key.NewBinding(key.WithKeys("pgup"), key.WithHelp("pgup", "scroll up (pauses)")),
+		Up:       key.NewBinding(key.WithKeys("up", "k"), key.WithHelp("↑/k", "up")),
+		Down:     key.NewBinding(key.WithKeys("down", "j"), key.WithHelp("↓/j", "down")),
+		NextPane: key.NewBinding(key.WithKeys("tab"), key.WithHelp("tab", "focus")),
+		PrevPane: key.NewBinding(key.WithKeys("shift+tab"), key.WithHelp("shift+tab", "focus back")),
+		Pane:     key.NewBinding(key.WithKeys("1", "2", "3", "4", "5", "6", "7", "8"), key.WithHelp("1–8", "focus pane N")),
+		PageUp:   key.NewBinding(key.WithKeys("pgup"), key.WithHelp("pgup", "scroll up, pause")),
 		PageDown: key.NewBinding(key.WithKeys("pgdown"), key.WithHelp("pgdn", "scroll down")),
 		Top:      key.NewBinding(key.WithKeys("home"), key.WithHelp("home", "oldest line")),
 		Bottom:   key.NewBinding(key.WithKeys("end"), key.WithHelp("end", "follow")),
-		Zoom:     key.NewBinding(key.WithKeys("z"), key.WithHelp("z", "zoom pane")),
-		Kill:     key.NewBinding(key.WithKeys("x"), key.WithHelp("x", "kill job")),
+		Zoom:     key.NewBinding(key.WithKeys("z"), key.WithHelp("z", "zoom")),
+		Kill:     key.NewBinding(key.WithKeys("x"), key.WithHelp("x", "kill")),
 		Palette:  key.NewBinding(key.WithKeys("/", ":"), key.WithHelp("/", "commands")),
-		Help:     key.NewBinding(key.WithKeys("?"), key.WithHelp("?", "more keys")),
+		Help:     key.NewBinding(key.WithKeys("?"), key.WithHelp("?", "help")),
 		Quit:     key.NewBinding(key.WithKeys("q", "ctrl+c"), key.WithHelp("q", "quit")),
 
 		Yes:         key.NewBinding(key.WithKeys("y", "Y"), key.WithHelp("y", "yes")),

@@ -1,6 +1,7 @@
 package ui
 
 import (
+	"strconv"
 	"strings"
 
 	"charm.land/lipgloss/v2"
@@ -52,16 +53,25 @@ func (m *Model) renderList(r rect) []string {
 	}
 	vl, vr := m.st.paint.borderL, m.st.paint.border
 
-	// Column widths from the content.
+	// Column widths from the content. The state column shows the full
+	// status ("exited 0, 1 still running", "killed by SIGTERM") when it
+	// fits beside a useful part of the command, else a compact one
+	// ("exit 0, 1 still running", "SIGTERM").
 	now := m.now()
-	labelW, statusW, elapsedW := 1, 1, 4
+	labelW, elapsedW, fullW, shortW := 1, 4, 1, 1
 	for _, s := range m.jobs {
 		labelW = max(labelW, ansi.StringWidth(s.Label()))
-		statusW = max(statusW, ansi.StringWidth(s.Status()))
 		elapsedW = max(elapsedW, len(model.FormatElapsed(s.Elapsed(now))))
+		fullW = max(fullW, ansi.StringWidth(s.Status()))
+		shortW = max(shortW, ansi.StringWidth(shortStatus(s)))
 	}
-	labelW = min(labelW, max(inner/5, 4))
-	statusW = min(statusW, max(inner/3, 7))
+	labelW = min(labelW, max(inner/4, 4))
+	rest := inner - 2 - 1 - labelW - 1 - elapsedW - 1 - 1
+	statusW, short := fullW, false
+	if fullW > rest-12 {
+		statusW, short = min(shortW, max(rest-6, 7)), true
+	}
+	cols := listCols{label: labelW, status: statusW, elapsed: elapsedW, short: short}
 
 	first := 0
 	if idx := m.currentIndex(); idx >= rows {
@@ -74,7 +84,7 @@ func (m *Model) renderList(r rect) []string {
 		case len(m.jobs) == 0 && i == 0:
 			cell = m.st.Dim.Render(fit(" no jobs yet", inner))
 		case j < len(m.jobs):
-			cell = m.listRow(m.jobs[j], inner, labelW, statusW, elapsedW)
+			cell = m.listRow(m.jobs[j], inner, cols)
 		default:
 			cell = spaces(inner)
 		}
@@ -84,16 +94,46 @@ func (m *Model) renderList(r rect) []string {
 	return out
 }
 
+// listCols are the widths of the job list's columns.
+type listCols struct {
+	label, status, elapsed int
+	short                  bool // use shortStatus
+}
+
+// shortStatus is a compact status for narrow lists: "running", "exit 1",
+// "SIGTERM", "exit 0, 2 still running", "failed".
+func shortStatus(s model.Snapshot) string {
+	var st string
+	switch {
+	case s.State == model.StateFailed:
+		return "failed"
+	case s.Exit == nil:
+		return s.State.String()
+	case s.Exit.Signaled():
+		st = model.SignalName(s.Exit.Signal)
+	default:
+		st = "exit " + strconv.Itoa(s.Exit.Code)
+	}
+	if s.Remaining > 0 {
+		st += ", " + strconv.Itoa(s.Remaining) + " still running"
+	}
+	return st
+}
+
 // listRow draws one job of the list in w cells.
-func (m *Model) listRow(s model.Snapshot, w, labelW, statusW, elapsedW int) string {
+func (m *Model) listRow(s model.Snapshot, w int, c listCols) string {
 	sel := m.hasCurrent && s.ID == m.current
 	glyph, gst := m.st.stateGlyph(s)
-	label := fit(s.Label(), labelW)
-	status := fit(s.Status(), statusW)
+	label := fit(s.Label(), c.label)
+	st := s.Status()
+	if c.short {
+		st = shortStatus(s)
+	}
+	status := fit(st, c.status)
 	elapsed := model.FormatElapsed(s.Elapsed(m.now()))
-	elapsed = spaces(elapsedW-len(elapsed)) + elapsed
+	elapsed = spaces(c.elapsed-len(elapsed)) + elapsed
 	// mark, glyph, then the columns, one space apart.
-	cmdW := w - 2 - 1 - labelW - 1 - statusW - 1 - elapsedW - 1
+	cmdW := w - 2 - 1 - c.label - 1 - c.status - 1 - c.elapsed - 1
 	cmd := ""
 	if cmdW > 0 {
 		cmd = fit(model.OneLine(s.Command, cmdW), cmdW)

@@ -38,7 +38,7 @@ type KeyMap struct {
 
 // ShortHelp returns the bindings of the one-line footer help.
 func (k KeyMap) ShortHelp() []key.Binding {
-	return []key.Binding{k.Up, k.NextPane, k.Zoom, k.Kill, k.Palette, k.Help, k.Quit}
+	return []key.Binding{k.Up, k.Down, k.NextPane, k.Zoom, k.Kill, k.Palette, k.Help, k.Quit}
 }
 
 // FullHelp returns the bindings of the full help, in columns.

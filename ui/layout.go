@@ -1,5 +1,7 @@
 package ui
 
+import "math"
+
 // The console's layout: pure functions of the terminal size, the number of
 // jobs and panes, and the footer's height. Widths and heights are in
 // terminal cells; a terminal cell is about twice as tall as it is wide,
@@ -41,7 +43,7 @@ func layoutScreen(w, h, jobs, footer int, zoomed bool) screenLayout {
 	case zoomed:
 		l.panes = body
 	case w >= sideListWidth:
-		lw := clamp(w/4, 34, 56)
+		lw := clamp(w*3/10, 36, 60)
 		l.side = true
 		l.list = rect{0, 0, lw, body.h}
 		l.panes = rect{lw, 0, w - lw, body.h}
@@ -53,13 +55,26 @@ func layoutScreen(w, h, jobs, footer int, zoomed bool) screenLayout {
 	return l
 }
 
-// wide reports whether an area looks wider than tall on screen.
-func wide(a rect) bool { return a.w >= 2*a.h }
+// paneAspect is the width-to-height ratio, in cells, that reads best for
+// log lines: about four cells wide per row (twice as wide as tall on
+// screen).
+const paneAspect = 4.0
+
+// aspectCost says how far panes of w×h cells are from paneAspect, on a log
+// scale (so twice too wide costs the same as twice too tall).
+func aspectCost(w, h int) float64 {
+	if w <= 0 || h <= 0 {
+		return math.Inf(1)
+	}
+	return math.Abs(math.Log(float64(w) / float64(h) / paneAspect))
+}
 
 // gridRects lays n panes out in area a: one fills it; two sit side by side
-// when a is wide, else stacked; three and four form a 2×2 grid (with three,
-// the last one spans the bottom row); five to eight form two rows when a is
-// wide, else two columns. The rects tile a exactly, in focus order.
+// or stacked; three and four form a 2×2 grid (with three, the last one
+// spans the bottom row); five to eight form two rows or two columns. Where
+// there is a choice, the arrangement whose panes are closest to paneAspect
+// wins, so the terminal's shape decides. The rects tile a exactly, in
+// focus order.
 func gridRects(n int, a rect) []rect {
 	switch {
 	case n <= 0:
@@ -67,7 +82,7 @@ func gridRects(n int, a rect) []rect {
 	case n == 1:
 		return []rect{a}
 	case n == 2:
-		if wide(a) {
+		if aspectCost(a.w/2, a.h) <= aspectCost(a.w, a.h/2) {
 			return splitCols(a, 2)
 		}
 		return splitRows(a, 2)
@@ -76,7 +91,7 @@ func gridRects(n int, a rect) []rect {
 		return append(splitCols(rows[0], 2), splitCols(rows[1], n-2)...)
 	default:
 		first := (n + 1) / 2
-		if wide(a) {
+		if aspectCost(a.w/first, a.h/2) <= aspectCost(a.w/2, a.h/first) {
 			rows := splitRows(a, 2)
 			return append(splitCols(rows[0], first), splitCols(rows[1], n-first)...)
 		}

@@ -10,6 +10,7 @@ import (
 
 	"charm.land/bubbles/v2/help"
 	tea "charm.land/bubbletea/v2"
+	"github.com/charmbracelet/x/ansi"
 
 	"github.com/jobdeck/jobdeck/model"
 )
@@ -343,7 +344,12 @@ func (m *Model) renderTooSmall() string {
 	for i := range lines {
 		lines[i] = spaces(m.width)
 	}
-	lines[m.height/2] = fit(msg, m.width)
+	msgLines := strings.Split(ansi.Wrap(msg, m.width, ""), "\n")
+	for i, l := range msgLines {
+		if y := max((m.height-len(msgLines))/2, 0) + i; y < m.height {
+			lines[y] = fit(l, m.width)
+		}
+	}
 	return strings.Join(lines, "\n")
 }
 

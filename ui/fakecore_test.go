@@ -1,0 +1,329 @@
+package ui
+
+import (
+	"context"
+	"fmt"
+	"strconv"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/jobdeck/jobdeck/model"
+)
+
+// fakeCore is an in-memory Core for tests and benchmarks: jobs are
+// snapshots plus a ring of lines; nothing runs. It follows the jobs core's
+// Read contract (cursor, Tail, Limit, Dropped, Skipped, More, Partial).
+type fakeCore struct {
+	mu   sync.Mutex
+	jobs []*fakeJob
+	subs []*fakeSub
+	now  func() time.Time
+
+	startErr error         // the next Start fails with it
+	killGate chan struct{} // when set, Kill waits for it to close
+	started  []string      // commands Start was called with
+	killed   []string      // selectors Kill was called with
+	statused []string      // selectors Status was called with
+}
+
+type fakeJob struct {
+	snap    model.Snapshot
+	ring    []model.Line // oldest first, contiguous seqs
+	ringCap int
+	partial []model.Line
+	last    uint64 // seq of the newest complete line
+}
+
+func newFakeCore(now func() time.Time) *fakeCore { return &fakeCore{now: now} }
+
+// add puts a job in the table as given (ID assigned) and returns its ID.
+func (c *fakeCore) add(s model.Snapshot, ringCap int) model.JobID {
+	c.mu.Lock()
+	s.ID = model.JobID(len(c.jobs))
+	if ringCap <= 0 {
+		ringCap = 2000
+	}
+	c.jobs = append(c.jobs, &fakeJob{snap: s, ringCap: ringCap})
+	c.mu.Unlock()
+	c.publish(model.Event{Kind: model.EventStarted, Job: s.ID})
+	return s.ID
+}
+
+// emit appends complete lines to a job's ring, evicting the oldest past its
+// cap, and publishes one output event.
+func (c *fakeCore) emit(id model.JobID, stream model.Stream, lines ...string) {
+	c.mu.Lock()
+	j := c.jobs[id]
+	for _, l := range lines {
+		j.last++
+		j.ring = append(j.ring, model.Line{Seq: j.last, Stream: stream, Text: []byte(l), Time: c.now()})
+	}
+	if over := len(j.ring) - j.ringCap; over > 0 {
+		j.ring = append(j.ring[:0:0], j.ring[over:]...)
+	}
+	c.mu.Unlock()
+	c.publish(model.Event{Kind: model.EventOutput, Job: id})
+}
+
+// emitN appends n generated lines cheaply (benchmarks and floods).
+func (c *fakeCore) emitN(id model.JobID, stream model.Stream, n int, gen func(seq uint64) []byte) {
+	c.mu.Lock()
+	j := c.jobs[id]
+	for range n {
+		j.last++
+		if len(j.ring) == j.ringCap {
+			copy(j.ring, j.ring[1:])
+			j.ring = j.ring[:len(j.ring)-1]
+		}
+		j.ring = append(j.ring, model.Line{Seq: j.last, Stream: stream, Text: gen(j.last)})
+	}
+	c.mu.Unlock()
+	c.publish(model.Event{Kind: model.EventOutput, Job: id})
+}
+
+// setPartial sets a job's open (unterminated) line on one stream.
+func (c *fakeCore) setPartial(id model.JobID, stream model.Stream, text string) {
+	c.mu.Lock()
+	j := c.jobs[id]
+	j.partial = []model.Line{{Seq: j.last + 1, Stream: stream, Text: []byte(text), Partial: true}}
+	c.mu.Unlock()
+	c.publish(model.Event{Kind: model.EventOutput, Job: id})
+}
+
+// update changes a job's snapshot and publishes a state event.
+func (c *fakeCore) update(id model.JobID, f func(*model.Snapshot)) {
+	c.mu.Lock()
+	f(&c.jobs[id].snap)
+	c.mu.Unlock()
+	c.publish(model.Event{Kind: model.EventState, Job: id})
+}
+
+func (j *fakeJob) snapshot() model.Snapshot {
+	s := j.snap
+	s.Lines = j.last
+	if len(j.ring) > 0 {
+		s.FirstSeq = j.ring[0].Seq
+	}
+	return s
+}
+
+func (c *fakeCore) List() []model.Snapshot {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	out := make([]model.Snapshot, len(c.jobs))
+	for i, j := range c.jobs {
+		out[i] = j.snapshot()
+	}
+	return out
+}
+
+func (c *fakeCore) Snapshot(id model.JobID) (model.Snapshot, bool) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if int(id) < 0 || int(id) >= len(c.jobs) {
+		return model.Snapshot{}, false
+	}
+	return c.jobs[id].snapshot(), true
+}
+
+func (c *fakeCore) Read(id model.JobID, req model.ReadRequest) (model.Page, error) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if int(id) < 0 || int(id) >= len(c.jobs) {
+		return model.Page{}, fmt.Errorf("read job %d: %w", id, model.ErrNotFound)
+	}
+	j := c.jobs[id]
+	p := model.Page{Last: j.last, Next: req.After}
+	first := j.last + 1
+	if len(j.ring) > 0 {
+		first = j.ring[0].Seq
+	}
+	if req.After+1 < first {
+		p.Dropped = first - (req.After + 1)
+	}
+	var cands []model.Line
+	for _, l := range j.ring {
+		if l.Seq > req.After {
+			cands = append(cands, l)
+		}
+	}
+	if req.Limit > 0 && len(cands) > req.Limit {
+		if req.Tail {
+			p.Skipped = uint64(len(cands) - req.Limit)
+			cands = cands[len(cands)-req.Limit:]
+		} else {
+			p.More = uint64(len(cands) - req.Limit)
+			cands = cands[:req.Limit]
+		}
+	}
+	p.Lines = cands
+	if len(cands) > 0 {
+		p.Next = cands[len(cands)-1].Seq
+	}
+	if !req.NoPartial {
+		p.Partial = j.partial
+	}
+	return p, nil
+}
+
+func (c *fakeCore) Start(ctx context.Context, spec model.Spec) (model.Report, error) {
+	c.mu.Lock()
+	c.started = append(c.started, spec.Command)
+	err := c.startErr
+	c.startErr = nil
+	c.mu.Unlock()
+	if err != nil {
+		return model.Report{}, err
+	}
+	id := c.add(model.Snapshot{Command: spec.Command, State: model.StateRunning, Started: c.now(), TTY: true}, 0)
+	s, _ := c.Snapshot(id)
+	return model.Report{Job: s, Text: s.Header(c.now())}, nil
+}
+
+func (c *fakeCore) Kill(ctx context.Context, sel string, _ model.KillOptions) (model.Report, error) {
+	c.mu.Lock()
+	c.killed = append(c.killed, sel)
+	gate := c.killGate
+	c.mu.Unlock()
+	id, err := c.Resolve(sel)
+	if err != nil {
+		return model.Report{}, err
+	}
+	if gate != nil {
+		select {
+		case <-gate:
+		case <-ctx.Done():
+			return model.Report{}, ctx.Err()
+		}
+	}
+	c.update(id, func(s *model.Snapshot) {
+		if s.Exit == nil {
+			s.State, s.Exit, s.Ended = model.StateExited, &model.Exit{Signal: 15}, c.now()
+		}
+		s.Remaining, s.Done = 0, true
+	})
+	snap, _ := c.Snapshot(id)
+	return model.Report{Job: snap, Text: snap.Header(c.now())}, nil
+}
+
+func (c *fakeCore) Status(_ context.Context, sel string, opts model.StatusOptions) (model.Report, error) {
+	c.mu.Lock()
+	c.statused = append(c.statused, sel)
+	c.mu.Unlock()
+	id, err := c.Resolve(sel)
+	if err != nil {
+		return model.Report{}, err
+	}
+	n := opts.Lines
+	if n == 0 {
+		n = model.DefaultStatusLines
+	}
+	page, _ := c.Read(id, model.ReadRequest{Tail: true, Limit: n})
+	snap, _ := c.Snapshot(id)
+	var b strings.Builder
+	b.WriteString(snap.Header(c.now()))
+	for _, l := range page.Lines {
+		b.WriteString("\n" + l.Stream.Marker() + string(l.Text))
+	}
+	return model.Report{Job: snap, Page: page, Text: b.String()}, nil
+}
+
+func (c *fakeCore) Resolve(sel string) (model.JobID, error) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if n, err := strconv.Atoi(sel); err == nil {
+		if n >= 0 && n < len(c.jobs) {
+			return model.JobID(n), nil
+		}
+		return 0, fmt.Errorf("%w: %s (see the job list for IDs)", model.ErrNotFound, sel)
+	}
+	for _, j := range c.jobs {
+		if strings.EqualFold(j.snap.Name, sel) {
+			return j.snap.ID, nil
+		}
+	}
+	return 0, fmt.Errorf("%w: %s (see the job list for IDs and names)", model.ErrNotFound, sel)
+}
+
+func (c *fakeCore) Subscribe() Subscription {
+	s := &fakeSub{wake: make(chan struct{}, 1), output: map[model.JobID]bool{}}
+	c.mu.Lock()
+	c.subs = append(c.subs, s)
+	c.mu.Unlock()
+	return s
+}
+
+func (c *fakeCore) publish(ev model.Event) {
+	c.mu.Lock()
+	subs := append([]*fakeSub(nil), c.subs...)
+	c.mu.Unlock()
+	for _, s := range subs {
+		s.deliver(ev)
+	}
+}
+
+// fakeSub queues events like the jobs core: output coalesced per job.
+type fakeSub struct {
+	mu     sync.Mutex
+	queue  []model.Event
+	output map[model.JobID]bool
+	closed bool
+	wake   chan struct{}
+}
+
+func (s *fakeSub) deliver(ev model.Event) {
+	s.mu.Lock()
+	if s.closed || (ev.Kind == model.EventOutput && s.output[ev.Job]) {
+		s.mu.Unlock()
+		return
+	}
+	if ev.Kind == model.EventOutput {
+		s.output[ev.Job] = true
+	}
+	s.queue = append(s.queue, ev)
+	s.mu.Unlock()
+	select {
+	case s.wake <- struct{}{}:
+	default:
+	}
+}
+
+// take returns the queued events without waiting.
+func (s *fakeSub) take() []model.Event {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	q := s.queue
+	s.queue = nil
+	clear(s.output)
+	return q
+}
+
+func (s *fakeSub) Wait(ctx context.Context) ([]model.Event, error) {
+	for {
+		if ev := s.take(); len(ev) > 0 {
+			return ev, nil
+		}
+		s.mu.Lock()
+		closed := s.closed
+		s.mu.Unlock()
+		if closed {
+			return nil, model.ErrClosed
+		}
+		select {
+		case <-ctx.Done():
+			return nil, ctx.Err()
+		case <-s.wake:
+		}
+	}
+}
+
+func (s *fakeSub) Close() {
+	s.mu.Lock()
+	s.closed = true
+	s.mu.Unlock()
+	select {
+	case s.wake <- struct{}{}:
+	default:
+	}
+}
