@@ -1,9 +1,9 @@
 package ui
 
 import (
+	"context"
 	"flag"
 	"os"
-	"context"
 	"path/filepath"
 	"strconv"
 	"strings"
@@ -105,7 +105,6 @@ func newHarness(t *testing.T, core *fakeCore, w, height int, opts Options) *harn
 	h.send(tea.WindowSizeMsg{Width: w, Height: height})
 	return h
 }
-
 
 // send delivers msg and runs what follows.
 func (h *harness) send(msg tea.Msg) {

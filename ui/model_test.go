@@ -225,7 +225,9 @@ func TestScrollAndFollow(t *testing.T) {
 	if rows != 17 {
 		t.Fatalf("pane rows %d, want 17", rows)
 	}
-	has := func(s string) bool { return strings.Contains(h.screen(), s+"\n") || strings.Contains(h.screen(), s+" ") }
+	has := func(s string) bool {
+		return strings.Contains(h.screen(), s+"\n") || strings.Contains(h.screen(), s+" ")
+	}
 	if !has("line 100") || has("line 83") {
 		t.Fatalf("following pane should end at line 100:\n%s", h.screen())
 	}
