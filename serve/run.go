@@ -23,17 +23,17 @@ const closeTimeout = 2 * time.Second
 // RunStdio serves the MCP tools over in and out (newline-delimited JSON-RPC,
 // as on stdin/stdout) until EOF on in, when it returns nil, or until ctx
 // ends, when it returns ctx's error. Nothing but JSON-RPC is ever written
-// to out. Requests still waiting when it returns are cancelled; stopping
+// to out. A line that is not a JSON-RPC message gets a JSON-RPC error
+// reply (parse error or invalid request) and the session goes on. Requests still waiting when it returns are cancelled; stopping
 // the jobs is the caller's part (jobs.Table.Close).
 func RunStdio(ctx context.Context, core Core, in io.Reader, out io.Writer) error {
 	life, stop := context.WithCancel(ctx)
 	defer stop()
 	s := newServer(core, options{life: life})
-	rc, ok := in.(io.ReadCloser)
-	if !ok {
-		rc = io.NopCloser(in)
-	}
-	ss, err := s.mcp.Connect(life, &mcp.IOTransport{Reader: rc, Writer: nopWriteCloser{out}}, nil)
+	w := &lockedWriter{w: out}
+	pr, pw := io.Pipe()
+	go filterFrames(in, pw, w)
+	ss, err := s.mcp.Connect(life, &mcp.IOTransport{Reader: pr, Writer: w, MaxLineLength: -1}, nil)
 	if err != nil {
 		return fmt.Errorf("serve stdio: %w", err)
 	}
@@ -60,12 +60,6 @@ func RunStdio(ctx context.Context, core Core, in io.Reader, out io.Writer) error
 		return ctx.Err()
 	}
 }
-
-// nopWriteCloser is out as an io.WriteCloser whose Close does nothing: the
-// caller owns out.
-type nopWriteCloser struct{ io.Writer }
-
-func (nopWriteCloser) Close() error { return nil }
 
 // RunHTTP serves the MCP tools over streamable HTTP at http://addr/mcp until
 // ctx ends, then shuts down and returns nil. addr must be on the loopback

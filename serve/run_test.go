@@ -1,8 +1,11 @@
 package serve
 
 import (
+	"bufio"
 	"context"
+	"encoding/json"
 	"errors"
+	"fmt"
 	"io"
 	"strings"
 	"testing"
@@ -218,4 +221,71 @@ func TestNormalizeArguments(t *testing.T) {
 			t.Errorf("normalizeArguments(%s) = %s, want %s", in, got, want)
 		}
 	}
+}
+
+// TestRunStdioBadFrames: a line that is not a JSON-RPC message gets a
+// JSON-RPC error and the session goes on (the SDK alone would end the
+// session, and jobdeck with it).
+func TestRunStdioBadFrames(t *testing.T) {
+	t.Parallel()
+	inR, inW := io.Pipe()
+	outR, outW := io.Pipe()
+	rec := &recorder{}
+	done := make(chan error, 1)
+	go func() { done <- RunStdio(t.Context(), &fakeCore{}, inR, io.MultiWriter(rec, outW)) }()
+	replies := bufio.NewReader(outR)
+	send := func(line string) map[string]any {
+		t.Helper()
+		if _, err := io.WriteString(inW, line+"\n"); err != nil {
+			t.Fatal(err)
+		}
+		b, err := replies.ReadBytes('\n')
+		if err != nil {
+			t.Fatal(err)
+		}
+		var m map[string]any
+		if err := json.Unmarshal(b, &m); err != nil {
+			t.Fatalf("reply %q: %v", b, err)
+		}
+		return m
+	}
+	send(`{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"raw","version":"0"}}}`)
+	io.WriteString(inW, `{"jsonrpc":"2.0","method":"notifications/initialized"}`+"\n")
+
+	cases := []struct {
+		name, line string
+		code       float64
+		id         any
+	}{
+		{"not JSON", "hello", -32700, nil},
+		{"cut JSON", `{"jsonrpc":"2.0","id":5,"method":"tools/list"`, -32700, nil},
+		{"not JSON-RPC", `{"foo":1}`, -32600, nil},
+		{"wrong version", `{"jsonrpc":"1.0","id":3,"method":"tools/list"}`, -32600, 3.0},
+		{"no method", `{"jsonrpc":"2.0","id":"a"}`, -32600, "a"},
+		{"object id", `{"jsonrpc":"2.0","id":{},"method":"tools/list"}`, -32600, nil},
+		{"scalar", `42`, -32600, nil},
+		{"over 16 MiB", `{"jsonrpc":"2.0","id":9,"method":"tools/call","params":{"name":"background","arguments":{"command":"` + strings.Repeat("x", maxFrame) + `"}}}`, -32600, nil},
+	}
+	for i, c := range cases {
+		m := send(c.line)
+		e, _ := m["error"].(map[string]any)
+		if e == nil || e["code"] != c.code || m["id"] != c.id {
+			t.Errorf("%s: reply %v, want error %v with id %v", c.name, m, c.code, c.id)
+		}
+		// The session goes on.
+		m = send(fmt.Sprintf(`{"jsonrpc":"2.0","id":%d,"method":"tools/call","params":{"name":"job_status","arguments":{}}}`, 100+i))
+		if m["id"] != float64(100+i) || m["result"] == nil {
+			t.Fatalf("%s: the next call got %v", c.name, m)
+		}
+	}
+	inW.Close()
+	select {
+	case err := <-done:
+		if err != nil {
+			t.Errorf("RunStdio = %v", err)
+		}
+	case <-time.After(5 * time.Second):
+		t.Fatal("RunStdio did not return at EOF")
+	}
+	checkJSONRPC(t, rec.bytes())
 }
