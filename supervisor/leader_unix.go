@@ -1,0 +1,174 @@
+//go:build unix
+
+package supervisor
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"syscall"
+)
+
+// Environment variables that carry the command to the leader's wrapper.
+// The wrapper unsets them before it evals the command, so nothing the job
+// starts inherits them.
+const (
+	envCommand     = "JOBDECK_COMMAND"
+	envCommandFile = "JOBDECK_COMMAND_FILE"
+)
+
+// maxArgStrlen is MAX_ARG_STRLEN on Linux: one argv or environment string,
+// "NAME=value" and its NUL included, must be shorter (execve(2); measured
+// here: 131071 bytes pass, 131072 fail with E2BIG).
+const maxArgStrlen = 131072
+
+// The leader is `bash -c <wrapper>`: the command text is never in any argv
+// (so `pkill -f` inside a job cannot match jobdeck, the supervisor or the
+// leader), only in the environment or a private file. `builtin` keeps
+// exported shell functions named eval, unset or read out of the wrapper;
+// the inner `unset` runs inside eval, after the text was expanded, so the
+// user's command does not see the variable either.
+const (
+	// wrapperEnv evals $JOBDECK_COMMAND.
+	wrapperEnv = `builtin eval "builtin unset ` + envCommand + `; $` + envCommand + `"`
+	// wrapperFile reads the command from the file $JOBDECK_COMMAND_FILE
+	// (read -d '' reads to EOF, keeping every byte), removes the file's
+	// private directory, and evals the text.
+	wrapperFile = `IFS= builtin read -r -d '' __jobdeck_c < "$` + envCommandFile + `"; ` +
+		`command rm -rf -- "${` + envCommandFile + `%/*}" 2>/dev/null; ` +
+		`builtin unset ` + envCommandFile + `; ` +
+		`builtin eval "builtin unset __jobdeck_c; $__jobdeck_c"`
+)
+
+// defaultPath is searched for bash when the job's environment has no PATH
+// (the value bash itself falls back to, minus the current directory).
+const defaultPath = "/usr/local/bin:/usr/bin:/bin"
+
+// jobEnv builds the leader's environment from the start request: the
+// request's environment without BASH_ENV and ENV (no startup files) and
+// without inherited markers, PWD set to dir, and the job's markers.
+func jobEnv(req *startRequest, dir string) []string {
+	drop := map[string]bool{
+		"BASH_ENV": true, "ENV": true, "PWD": true,
+		EnvSession: true, EnvJob: true, envCommand: true, envCommandFile: true,
+	}
+	env := make([]string, 0, len(req.Env)+4)
+	for _, b := range req.Env {
+		kv := string(b)
+		name, _, ok := strings.Cut(kv, "=")
+		if !ok || name == "" || drop[name] {
+			continue
+		}
+		env = append(env, kv)
+	}
+	return append(env,
+		"PWD="+dir,
+		EnvSession+"="+req.Session,
+		EnvJob+"="+strconv.Itoa(req.Job),
+	)
+}
+
+// lookEnv returns the last value of name in env.
+func lookEnv(env []string, name string) (string, bool) {
+	for i := len(env) - 1; i >= 0; i-- {
+		if v, ok := strings.CutPrefix(env[i], name+"="); ok {
+			return v, true
+		}
+	}
+	return "", false
+}
+
+// findBash looks bash up in the job's PATH, like exec.LookPath does with
+// the supervisor's own, except that relative PATH entries are taken
+// relative to the job's directory (where the job would resolve them).
+func findBash(env []string, dir string) (string, error) {
+	path, ok := lookEnv(env, "PATH")
+	if !ok {
+		path = defaultPath
+	}
+	for _, d := range filepath.SplitList(path) {
+		if d == "" {
+			d = "."
+		}
+		if !filepath.IsAbs(d) {
+			d = filepath.Join(dir, d)
+		}
+		p := filepath.Join(d, "bash")
+		st, err := os.Stat(p)
+		if err == nil && st.Mode().IsRegular() && st.Mode()&0o111 != 0 {
+			return p, nil
+		}
+	}
+	return "", fmt.Errorf("bash is not in the job's PATH (%s); install bash or add its directory to PATH", path)
+}
+
+// checkDir reports why the leader could not chdir into dir, before trying:
+// fork/exec reports a failed chdir like a missing program.
+func checkDir(dir string) error {
+	st, err := os.Stat(dir)
+	switch {
+	case errors.Is(err, os.ErrNotExist):
+		return fmt.Errorf("working directory %s does not exist (any more); create it or pick another", dir)
+	case err != nil:
+		return fmt.Errorf("working directory %s: %v", dir, err)
+	case !st.IsDir():
+		return fmt.Errorf("working directory %s is not a directory; pick a directory", dir)
+	}
+	if err := syscall.Access(dir, 1 /* X_OK */); err != nil {
+		return fmt.Errorf("working directory %s cannot be entered: %v", dir, err)
+	}
+	return nil
+}
+
+// commandFitsEnv reports whether "JOBDECK_COMMAND=<cmd>" and its NUL fit
+// in one environment string.
+func commandFitsEnv(cmd []byte) bool {
+	return len(envCommand)+1+len(cmd)+1 <= maxArgStrlen
+}
+
+// writeCommandFile writes cmd to a new private file: a 0700 directory made
+// by os.MkdirTemp with a 0600 file in it. The base directory is the job's
+// TMPDIR when that is a directory, else the supervisor's os.TempDir. It
+// returns the file's path; the caller removes filepath.Dir of it.
+func writeCommandFile(cmd []byte, env []string) (string, error) {
+	base := os.TempDir()
+	if t, ok := lookEnv(env, "TMPDIR"); ok && filepath.IsAbs(t) {
+		if st, err := os.Stat(t); err == nil && st.IsDir() {
+			base = t
+		}
+	}
+	dir, err := os.MkdirTemp(base, "jobdeck-cmd-")
+	if err != nil {
+		return "", fmt.Errorf("the command is %d bytes, too long for the environment, and no private temporary file could be made: %w", len(cmd), err)
+	}
+	file := filepath.Join(dir, "command")
+	if err := os.WriteFile(file, cmd, 0o600); err != nil {
+		_ = os.RemoveAll(dir)
+		return "", fmt.Errorf("write the command to a private temporary file: %w", err)
+	}
+	return file, nil
+}
+
+// leaderCmd prepares the leader: bash running the wrapper, with the
+// command in the environment (commandFile "") or in the file commandFile.
+// stdin is /dev/null (os/exec opens it), stdout and stderr the job's.
+func leaderCmd(bash, dir string, env []string, cmdText []byte, commandFile string, stdout, stderr *os.File) *exec.Cmd {
+	c := exec.Command(bash)
+	env = append([]string(nil), env...)
+	if commandFile == "" {
+		c.Args = []string{"bash", "-c", wrapperEnv}
+		env = append(env, envCommand+"="+string(cmdText))
+	} else {
+		c.Args = []string{"bash", "-c", wrapperFile}
+		env = append(env, envCommandFile+"="+commandFile)
+	}
+	c.Env = env
+	c.Dir = dir
+	c.Stdin = nil
+	c.Stdout, c.Stderr = stdout, stderr
+	return c
+}

@@ -1,0 +1,107 @@
+package supervisor
+
+import (
+	"bytes"
+	"fmt"
+	"os"
+	"strconv"
+	"strings"
+	"time"
+
+	"golang.org/x/sys/unix"
+)
+
+// cleanupLost kills what a lost supervisor left of its job: first the
+// job's cgroup (cgroup.kill reaches processes that scrubbed their
+// environment), then every process whose initial environment carries both
+// markers EnvSession=session and EnvJob=job. Each such process is opened as
+// a pidfd and its environment is read again through /proc/<pid> before
+// SIGKILL goes through the pidfd, so a recycled pid is never hit. The
+// leader itself died already (Pdeathsig). It returns what it did, for
+// EventLost.
+func cleanupLost(session string, job int, cgroup string) string {
+	var parts []string
+	if cgroup != "" {
+		if err := killCgroup(cgroup); err == nil {
+			parts = append(parts, "killed its cgroup")
+			deadline := time.Now().Add(2 * time.Second)
+			for cgroupPopulated(cgroup) && time.Now().Before(deadline) {
+				time.Sleep(10 * time.Millisecond)
+			}
+			_ = removeCgroup(cgroup, time.Second)
+		} else if !os.IsNotExist(err) {
+			parts = append(parts, fmt.Sprintf("could not kill its cgroup %s: %v", cgroup, err))
+		}
+	}
+	n := killMarked(session, job)
+	switch n {
+	case 0:
+		parts = append(parts, "found no process carrying its markers")
+	case 1:
+		parts = append(parts, "killed 1 process carrying its markers")
+	default:
+		parts = append(parts, fmt.Sprintf("killed %d processes carrying its markers", n))
+	}
+	return strings.Join(parts, "; ")
+}
+
+// killMarked SIGKILLs processes carrying both job markers, scanning again
+// until a scan finds none (a process may fork while the scan runs; a killed
+// one cannot). It returns how many distinct processes it killed.
+func killMarked(session string, job int) int {
+	wantS := []byte(EnvSession + "=" + session)
+	wantJ := []byte(EnvJob + "=" + strconv.Itoa(job))
+	self := os.Getpid()
+	killed := map[procKey]bool{}
+	for round := 0; round < 50; round++ {
+		found := 0
+		entries, err := os.ReadDir("/proc")
+		if err != nil {
+			break
+		}
+		for _, e := range entries {
+			pid, err := strconv.Atoi(e.Name())
+			if err != nil || pid == self || pid <= 1 {
+				continue
+			}
+			if !hasMarkers(pid, wantS, wantJ) {
+				continue
+			}
+			fd, err := unix.PidfdOpen(pid, 0)
+			if err != nil {
+				continue
+			}
+			// Re-check through /proc/<pid> now that the pidfd pins the
+			// process: if the pid was recycled since the scan, the new
+			// process fails this check; if it is recycled after it,
+			// the signal below reaches nothing (ESRCH).
+			st, serr := readStat(pid)
+			if serr == nil && !st.zombie() && hasMarkers(pid, wantS, wantJ) {
+				if unix.PidfdSendSignal(fd, unix.SIGKILL, nil, 0) == nil {
+					found++
+					killed[st.key()] = true
+				}
+			}
+			unix.Close(fd)
+		}
+		if found == 0 {
+			break
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	return len(killed)
+}
+
+// hasMarkers reports whether /proc/<pid>/environ holds both entries.
+func hasMarkers(pid int, a, b []byte) bool {
+	env, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/environ")
+	if err != nil {
+		return false
+	}
+	var hasA, hasB bool
+	for _, kv := range bytes.Split(env, []byte{0}) {
+		hasA = hasA || bytes.Equal(kv, a)
+		hasB = hasB || bytes.Equal(kv, b)
+	}
+	return hasA && hasB
+}

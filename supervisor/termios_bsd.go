@@ -1,0 +1,12 @@
+//go:build darwin || freebsd || netbsd || openbsd || dragonfly
+
+package supervisor
+
+import (
+	"os"
+
+	"golang.org/x/sys/unix"
+)
+
+// rawOutput clears OPOST on the pty slave f (see termios_linux.go).
+func rawOutput(f *os.File) error { return clearOPOST(f, unix.TIOCGETA, unix.TIOCSETA) }
