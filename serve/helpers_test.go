@@ -3,6 +3,7 @@ package serve
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
 	"sync"
 	"testing"
 )
@@ -29,37 +30,45 @@ func (r *recorder) bytes() []byte {
 // and nothing else.
 func checkJSONRPC(t *testing.T, out []byte) {
 	t.Helper()
-	if len(out) == 0 {
-		t.Fatal("stdout carried nothing")
+	for _, p := range jsonrpcProblems(out) {
+		t.Error(p)
 	}
+}
+
+// jsonrpcProblems lists what in out is not newline-delimited JSON-RPC 2.0.
+func jsonrpcProblems(out []byte) []string {
+	if len(out) == 0 {
+		return []string{"stdout carried nothing"}
+	}
+	var problems []string
 	if out[len(out)-1] != '\n' {
-		t.Errorf("stdout does not end with a newline: %q", tail(out))
+		problems = append(problems, fmt.Sprintf("stdout does not end with a newline: %q", tail(out)))
 	}
 	n := 0
 	for line := range bytes.Lines(out) {
+		n++
 		line = bytes.TrimRight(line, "\n")
 		var msg struct {
 			JSONRPC string          `json:"jsonrpc"`
-			ID      json.RawMessage `json:"id"`
 			Method  string          `json:"method"`
 			Result  json.RawMessage `json:"result"`
 			Error   json.RawMessage `json:"error"`
 		}
 		if err := json.Unmarshal(line, &msg); err != nil {
-			t.Errorf("stdout line %d is not JSON (%v): %q", n+1, err, line)
+			problems = append(problems, fmt.Sprintf("stdout line %d is not JSON (%v): %q", n, err, line))
 			continue
 		}
 		if msg.JSONRPC != "2.0" || (msg.Method == "" && msg.Result == nil && msg.Error == nil) {
-			t.Errorf("stdout line %d is not a JSON-RPC 2.0 message: %q", n+1, line)
+			problems = append(problems, fmt.Sprintf("stdout line %d is not a JSON-RPC 2.0 message: %q", n, line))
 		}
 		if bytes.ContainsAny(line, "\x1b\r") {
-			t.Errorf("stdout line %d has raw control bytes: %q", n+1, line)
+			problems = append(problems, fmt.Sprintf("stdout line %d has raw control bytes: %q", n, line))
 		}
-		n++
 	}
 	if n < 3 {
-		t.Errorf("stdout had only %d messages", n)
+		problems = append(problems, fmt.Sprintf("stdout had only %d messages", n))
 	}
+	return problems
 }
 
 func tail(b []byte) []byte {

@@ -289,3 +289,24 @@ func TestRunStdioBadFrames(t *testing.T) {
 	}
 	checkJSONRPC(t, rec.bytes())
 }
+
+// TestJSONRPCCheck is the negative control of the stdout check: it does
+// catch stray output.
+func TestJSONRPCCheck(t *testing.T) {
+	t.Parallel()
+	good := `{"jsonrpc":"2.0","id":1,"result":{}}` + "\n" + `{"jsonrpc":"2.0","method":"x"}` + "\n" + `{"jsonrpc":"2.0","id":2,"error":{"code":1,"message":"m"}}` + "\n"
+	if p := jsonrpcProblems([]byte(good)); len(p) != 0 {
+		t.Errorf("clean stream: %v", p)
+	}
+	for _, bad := range []string{
+		"starting jobdeck\n" + good,
+		good + "log line\n",
+		good + `{"id":3}` + "\n",
+		good + `{"jsonrpc":"2.0","id":4,"result":{}}`,
+		"",
+	} {
+		if len(jsonrpcProblems([]byte(bad))) == 0 {
+			t.Errorf("stray output not caught: %q", bad)
+		}
+	}
+}

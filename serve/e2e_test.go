@@ -1,0 +1,411 @@
+package serve
+
+import (
+	"bufio"
+	"bytes"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"sync"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+// The end-to-end tests build the real jobdeck binary and drive
+// `jobdeck --serve` as an MCP client would. They need the go tool (to
+// build) and bash; they skip without them.
+
+var (
+	buildOnce sync.Once
+	buildDir  string
+	buildBin  string
+	buildErr  error
+)
+
+func TestMain(m *testing.M) {
+	code := m.Run()
+	if buildDir != "" {
+		os.RemoveAll(buildDir)
+	}
+	os.Exit(code)
+}
+
+// jobdeckBinary builds github.com/jobdeck/jobdeck once per test run.
+// JOBDECK_TEST_BIN, when set, names a binary to use instead.
+func jobdeckBinary(t *testing.T) string {
+	t.Helper()
+	if bin := os.Getenv("JOBDECK_TEST_BIN"); bin != "" {
+		return bin
+	}
+	goTool, err := exec.LookPath("go")
+	if err != nil {
+		t.Skip("end-to-end test needs the go tool to build jobdeck: not in PATH")
+	}
+	if _, err := exec.LookPath("bash"); err != nil {
+		t.Skip("end-to-end test needs bash: not in PATH")
+	}
+	buildOnce.Do(func() {
+		buildDir, buildErr = os.MkdirTemp("", "jobdeck-serve-e2e-")
+		if buildErr != nil {
+			return
+		}
+		buildBin = filepath.Join(buildDir, "jobdeck")
+		cmd := exec.Command(goTool, "build", "-o", buildBin, "github.com/jobdeck/jobdeck")
+		out, err := cmd.CombinedOutput()
+		if err != nil {
+			buildErr = fmt.Errorf("go build: %v\n%s", err, out)
+		}
+	})
+	if buildErr != nil {
+		t.Fatal(buildErr)
+	}
+	return buildBin
+}
+
+// startServe starts `jobdeck --serve` with its stdout recorded and
+// returns a connected client session.
+func startServe(t *testing.T, rec *recorder, stderr io.Writer) (*mcp.ClientSession, *exec.Cmd) {
+	t.Helper()
+	cmd := exec.Command(jobdeckBinary(t), "--serve", "--grace", "2s")
+	cmd.Dir = t.TempDir()
+	cmd.Stderr = stderr
+	stdin, err := cmd.StdinPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	outR, outW, err := os.Pipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	cmd.Stdout = outW
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	outW.Close()
+	t.Cleanup(func() {
+		// Only if the test failed before the process exited.
+		if cmd.ProcessState == nil {
+			cmd.Process.Kill()
+			cmd.Wait()
+		}
+	})
+	pr, pw := io.Pipe()
+	go func() {
+		// Every byte goes to the recorder and on to the client.
+		_, err := io.Copy(io.MultiWriter(rec, pw), outR)
+		pw.CloseWithError(err)
+		outR.Close()
+	}()
+	client := mcp.NewClient(&mcp.Implementation{Name: "e2e", Version: "0"}, nil)
+	cs, err := client.Connect(t.Context(), &mcp.IOTransport{Reader: pr, Writer: stdin}, nil)
+	if err != nil {
+		t.Fatalf("connect to jobdeck --serve: %v", err)
+	}
+	return cs, cmd
+}
+
+// marker returns a unique environment assignment to tag a test's jobs.
+func marker(t *testing.T) string {
+	return fmt.Sprintf("JOBDECK_SERVE_TEST_MARKER=%s-%d-%d", strings.ReplaceAll(t.Name(), "/", "_"), os.Getpid(), time.Now().UnixNano())
+}
+
+// processesWith returns the pids whose environment holds marker.
+func processesWith(marker string) []string {
+	dirs, _ := filepath.Glob("/proc/[0-9]*")
+	var pids []string
+	for _, d := range dirs {
+		env, err := os.ReadFile(filepath.Join(d, "environ"))
+		if err != nil {
+			continue
+		}
+		for kv := range bytes.SplitSeq(env, []byte{0}) {
+			if string(kv) == marker {
+				pids = append(pids, filepath.Base(d))
+				break
+			}
+		}
+	}
+	return pids
+}
+
+// checkNoLeftovers waits until no process carries marker.
+func checkNoLeftovers(t *testing.T, marker string) {
+	t.Helper()
+	if _, err := os.Stat("/proc/self/environ"); err != nil {
+		t.Log("no /proc: leftover check skipped")
+		return
+	}
+	deadline := time.Now().Add(10 * time.Second)
+	for {
+		pids := processesWith(marker)
+		if len(pids) == 0 {
+			return
+		}
+		if time.Now().After(deadline) {
+			t.Errorf("processes left behind: %v", pids)
+			return
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+}
+
+// waitExit waits for cmd to exit and returns its exit code (-1 when killed
+// by a signal).
+func waitExit(t *testing.T, cmd *exec.Cmd, within time.Duration) int {
+	t.Helper()
+	done := make(chan error, 1)
+	go func() { done <- cmd.Wait() }()
+	select {
+	case <-done:
+	case <-time.After(within):
+		t.Fatalf("jobdeck did not exit within %v", within)
+	}
+	if ws, ok := cmd.ProcessState.Sys().(syscall.WaitStatus); ok && ws.Signaled() {
+		return -1
+	}
+	return cmd.ProcessState.ExitCode()
+}
+
+func TestEndToEndStdio(t *testing.T) {
+	t.Parallel()
+	rec := &recorder{}
+	var stderr recorder
+	cs, cmd := startServe(t, rec, &stderr)
+	mark := marker(t)
+
+	tools, err := cs.ListTools(t.Context(), nil)
+	if err != nil || len(tools.Tools) != 3 {
+		t.Fatalf("tools/list: %v %v", tools, err)
+	}
+
+	// A job printing numbered lines, then "ready" after 2 s.
+	command := "export " + mark + "\nfor i in 1 2 3 4 5; do echo line $i; done; echo warn >&2; sleep 2; echo ready; sleep 100"
+	res, text := ok(t, cs, toolBackground, map[string]any{"command": command, "name": "srv"})
+	if !regexp.MustCompile(`^job 0 \(srv\) running `).MatchString(text) {
+		t.Fatalf("background text = %q", text)
+	}
+	var r Report
+	structured(t, res, &r)
+	if r.ID != 0 || r.State != "running" || r.PID <= 0 {
+		t.Fatalf("background structured = %+v", r)
+	}
+
+	// Read on with since until the five lines are in: no gap, no duplicate.
+	var seqs []uint64
+	var texts []string
+	since := uint64(0)
+	waitFor(t, 10*time.Second, func() bool {
+		res, _ := ok(t, cs, toolStatus, map[string]any{"id": "SRV", "since": since})
+		var r Report
+		structured(t, res, &r)
+		for _, l := range r.Lines {
+			seqs = append(seqs, l.Seq)
+			texts = append(texts, l.Stream+":"+l.Text)
+		}
+		since = r.Next
+		return len(seqs) >= 6
+	})
+	for i, s := range seqs {
+		if s != uint64(i+1) {
+			t.Fatalf("seqs = %v, want 1, 2, 3 …", seqs)
+		}
+	}
+	// stdout (a pty) and stderr (a pipe) are read apart: only each
+	// stream's own order is kept.
+	var outs []string
+	errs := 0
+	for _, l := range texts {
+		if strings.HasPrefix(l, "out:") {
+			outs = append(outs, l)
+		} else if l == "err:warn" {
+			errs++
+		}
+	}
+	if strings.Join(outs, ",") != "out:line 1,out:line 2,out:line 3,out:line 4,out:line 5" || errs != 1 {
+		t.Errorf("lines = %q", texts)
+	}
+
+	// wait+until returns when "ready" comes (about 2 s), not at the timeout.
+	start := time.Now()
+	res, text = ok(t, cs, toolStatus, map[string]any{"id": 0, "since": since, "wait": 30, "until": "^ready$"})
+	took := time.Since(start)
+	t.Logf("wait+until returned after %v (ready was due about 2 s after the start; timeout 30 s)", took.Round(10*time.Millisecond))
+	r = Report{}
+	structured(t, res, &r)
+	if r.Wait == nil || r.Wait.Reason != "matched" || took > 15*time.Second {
+		t.Fatalf("wait took %v: %+v\n%s", took, r.Wait, text)
+	}
+	if !hasLinePrefix(text, "wait: ") || !strings.Contains(text, "> ready") {
+		t.Errorf("wait text = %q", text)
+	}
+
+	// A timeout says so.
+	res, text = ok(t, cs, toolStatus, map[string]any{"id": 0, "wait": 0.3, "until": "never"})
+	r = Report{}
+	structured(t, res, &r)
+	if r.Wait == nil || r.Wait.Reason != "timeout" || !strings.Contains(text, "timed out") {
+		t.Errorf("timeout: %+v %q", r.Wait, text)
+	}
+
+	// Bad input against the real core is a tool error, not a protocol error.
+	for _, args := range []map[string]any{{"id": 42}, {"id": 0, "since": 999999}, {"id": "nope"}} {
+		fails(t, cs, toolStatus, args)
+	}
+	fails(t, cs, toolBackground, map[string]any{"command": "true", "cwd": filepath.Join(t.TempDir(), "missing")})
+
+	// A second job that exits on its own (after background returned) is
+	// noted once.
+	ok(t, cs, toolBackground, map[string]any{"command": "sleep 1; exit 3"})
+	waitFor(t, 10*time.Second, func() bool {
+		_, text := ok(t, cs, toolStatus, map[string]any{"id": 0, "lines": 1})
+		return strings.Contains(text, `job 1 exited 3`) && strings.Contains(text, `(finished; job_status {"id":1} for its output)`)
+	})
+	if _, text := ok(t, cs, toolStatus, map[string]any{"id": 0, "lines": 1}); strings.Contains(text, "job 1 ") {
+		t.Errorf("note repeated: %q", text)
+	}
+
+	// job_kill returns when the tree is empty, with the final report.
+	res, text = ok(t, cs, toolKill, map[string]any{"id": 0, "grace": 1})
+	r = Report{}
+	structured(t, res, &r)
+	if r.State != "exited" || r.StillRunning != 0 || (r.Signal == "" && r.ExitCode == nil) {
+		t.Errorf("kill structured = %+v\n%s", r, text)
+	}
+	if len(processesWith(mark)) != 0 {
+		t.Errorf("job_kill returned with processes of the job still running")
+	}
+	// Output stays readable; a second kill returns the final report.
+	if _, text := ok(t, cs, toolKill, map[string]any{"id": "srv"}); !strings.Contains(text, "> ready") {
+		t.Errorf("report after kill = %q", text)
+	}
+
+	// EOF on stdin: exit 0, nothing left.
+	cs.Close()
+	if code := waitExit(t, cmd, 20*time.Second); code != 0 {
+		t.Errorf("exit code %d after EOF, want 0; stderr: %s", code, stderr.bytes())
+	}
+	checkJSONRPC(t, rec.bytes())
+	checkNoLeftovers(t, mark)
+}
+
+// TestEndToEndEOFStopsJobs: closing stdin (through the SDK's command
+// transport) makes jobdeck stop every job, escaped daemons included, and
+// exit 0.
+func TestEndToEndEOFStopsJobs(t *testing.T) {
+	t.Parallel()
+	mark := marker(t)
+	cmd := exec.Command(jobdeckBinary(t), "--serve", "--grace", "1s")
+	cmd.Dir = t.TempDir()
+	var stderr recorder
+	cmd.Stderr = &stderr
+	client := mcp.NewClient(&mcp.Implementation{Name: "e2e", Version: "0"}, nil)
+	cs, err := client.Connect(t.Context(), &mcp.CommandTransport{Command: cmd, TerminateDuration: 30 * time.Second}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() {
+		if cmd.ProcessState == nil && cmd.Process != nil {
+			cmd.Process.Kill()
+		}
+	})
+	commands := []string{
+		mark + " sleep 100",
+		"export " + mark + "; trap '' TERM; sleep 100",             // ignores SIGTERM
+		"export " + mark + "; (setsid sleep 100 &); sleep 100",     // a setsid'd daemon
+		"export " + mark + "; (sleep 100 &) ; echo forked; exit 0", // leader exits, child stays
+	}
+	for _, c := range commands {
+		ok(t, cs, toolBackground, map[string]any{"command": c})
+	}
+	waitFor(t, 10*time.Second, func() bool { return len(processesWith(mark)) >= 5 })
+	if err := cs.Close(); err != nil {
+		t.Logf("close: %v", err)
+	}
+	if cmd.ProcessState == nil {
+		t.Fatal("jobdeck still running after the client closed")
+	}
+	if ws, ok := cmd.ProcessState.Sys().(syscall.WaitStatus); ok && ws.Signaled() {
+		t.Fatalf("jobdeck did not exit on EOF; it was killed by %v", ws.Signal())
+	}
+	if code := cmd.ProcessState.ExitCode(); code != 0 {
+		t.Errorf("exit code %d after EOF, want 0; stderr: %s", code, stderr.bytes())
+	}
+	checkNoLeftovers(t, mark)
+}
+
+// TestEndToEndHTTP: --serve --http on loopback serves the same tools over
+// streamable HTTP.
+func TestEndToEndHTTP(t *testing.T) {
+	t.Parallel()
+	mark := marker(t)
+	cmd := exec.Command(jobdeckBinary(t), "--serve", "--http", "127.0.0.1:0")
+	cmd.Dir = t.TempDir()
+	var stdout recorder
+	cmd.Stdout = &stdout
+	errR, errW := io.Pipe()
+	cmd.Stderr = errW
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() {
+		if cmd.ProcessState == nil {
+			cmd.Process.Kill()
+			cmd.Wait()
+		}
+	})
+	urls := make(chan string, 1)
+	go func() {
+		sc := bufio.NewScanner(errR)
+		re := regexp.MustCompile(`http://127\.0\.0\.1:\d+/mcp`)
+		for sc.Scan() {
+			if u := re.FindString(sc.Text()); u != "" {
+				urls <- u
+			}
+		}
+	}()
+	var url string
+	select {
+	case url = <-urls:
+	case <-time.After(20 * time.Second):
+		t.Fatal("jobdeck --serve --http did not say where it listens")
+	}
+	client := mcp.NewClient(&mcp.Implementation{Name: "e2e", Version: "0"}, nil)
+	cs, err := client.Connect(t.Context(), &mcp.StreamableClientTransport{Endpoint: url}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tools, err := cs.ListTools(t.Context(), nil)
+	if err != nil || len(tools.Tools) != 3 {
+		t.Fatalf("tools/list: %v %v", tools, err)
+	}
+	ok(t, cs, toolBackground, map[string]any{"command": "export " + mark + "; sleep 1; echo hello; sleep 100"})
+	res, _ := ok(t, cs, toolStatus, map[string]any{"id": 0, "since": 0, "wait": 20, "until": "hello"})
+	var r Report
+	structured(t, res, &r)
+	if r.Wait == nil || r.Wait.Reason != "matched" {
+		t.Errorf("wait over HTTP: %+v", r.Wait)
+	}
+	fails(t, cs, toolKill, map[string]any{"id": 7})
+	ok(t, cs, toolKill, map[string]any{"id": 0, "grace": 0})
+	cs.Close()
+
+	// SIGTERM to the jobdeck we started: it shuts down cleanly.
+	if err := cmd.Process.Signal(syscall.SIGTERM); err != nil {
+		t.Fatal(err)
+	}
+	if code := waitExit(t, cmd, 20*time.Second); code != 0 {
+		t.Errorf("exit code %d after SIGTERM, want 0", code)
+	}
+	errW.Close()
+	if b := stdout.bytes(); len(b) != 0 {
+		t.Errorf("HTTP mode wrote to stdout: %q", b)
+	}
+	checkNoLeftovers(t, mark)
+}
