@@ -3,6 +3,7 @@ package serve
 import (
 	"bufio"
 	"bytes"
+	"encoding/json"
 	"fmt"
 	"io"
 	"os"
@@ -408,4 +409,84 @@ func TestEndToEndHTTP(t *testing.T) {
 		t.Errorf("HTTP mode wrote to stdout: %q", b)
 	}
 	checkNoLeftovers(t, mark)
+}
+
+// TestEndToEndBadInput: the real core's refusals come back as tool errors
+// that say what to do, and hostile output reaches the client as plain
+// text.
+func TestEndToEndBadInput(t *testing.T) {
+	t.Parallel()
+	rec := &recorder{}
+	var stderr recorder
+	cs, cmd := startServe(t, rec, &stderr)
+	mark := marker(t)
+	dir := t.TempDir()
+	file := filepath.Join(dir, "f")
+	if err := os.WriteFile(file, nil, 0o600); err != nil {
+		t.Fatal(err)
+	}
+
+	// Hostile output: escapes, OSC title and clipboard, invalid UTF-8.
+	ok(t, cs, toolBackground, map[string]any{"name": "w", "tty": false,
+		"command": "export " + mark + `; printf '\033[31mred\033[0m \033]0;title\007 \033]52;c;Zm9v\007 \377 end\n'; sleep 100`})
+	var r Report
+	waitFor(t, 10*time.Second, func() bool {
+		res, _ := ok(t, cs, toolStatus, map[string]any{"id": 0}) // call checks plainness
+		r = Report{}
+		structured(t, res, &r)
+		return len(r.Lines) > 0
+	})
+	if got := r.Lines[0].Text; !strings.HasPrefix(got, "red ") || strings.Contains(got, "title") || strings.Contains(got, "Zm9v") || !strings.HasSuffix(got, " end") {
+		t.Errorf("hostile line = %q", got)
+	}
+
+	ok(t, cs, toolBackground, map[string]any{"name": "W", "command": "export " + mark + "; sleep 100"})
+	cases := []struct {
+		tool string
+		args map[string]any
+		want string
+	}{
+		{toolStatus, map[string]any{"id": "w"}, "more than one job"},
+		{toolStatus, map[string]any{"id": 0, "since": 1000}, "since"},
+		{toolStatus, map[string]any{"id": 0, "wait": 1, "until": "("}, "regular expression"},
+		{toolBackground, map[string]any{"command": "   "}, "empty"},
+		{toolBackground, map[string]any{"command": strings.Repeat("x", 1<<20+1)}, "1 MiB"},
+		{toolBackground, map[string]any{"command": "ls", "cwd": file}, "not a directory"},
+		{toolBackground, map[string]any{"command": "ls", "cwd": "no/such/dir"}, "does not exist"},
+		{toolBackground, map[string]any{"command": "ls", "name": "42"}, "number"},
+		{toolKill, map[string]any{"id": 99}, "no job 99"},
+	}
+	for _, c := range cases {
+		if msg := fails(t, cs, c.tool, c.args); !strings.Contains(msg, c.want) {
+			t.Errorf("%s %v: %q does not say %q", c.tool, shortValue(must(json.Marshal(c.args))), msg, c.want)
+		}
+	}
+
+	// The ninth running job is refused with the running ones named.
+	for i := 2; i < 8; i++ {
+		ok(t, cs, toolBackground, map[string]any{"command": fmt.Sprintf("export %s; sleep 100 # %d", mark, i)})
+	}
+	msg := fails(t, cs, toolBackground, map[string]any{"command": "export " + mark + "; sleep 100 # 9"})
+	if !strings.Contains(msg, "job_kill") || !strings.Contains(msg, "job 7") {
+		t.Errorf("ninth job: %q", msg)
+	}
+	// job_kill on a finished job returns its report, not an error.
+	ok(t, cs, toolKill, map[string]any{"id": 7, "grace": 0})
+	if _, text := ok(t, cs, toolKill, map[string]any{"id": 7}); !strings.HasPrefix(text, "job 7 killed by SIGKILL") {
+		t.Errorf("second kill: %q", text)
+	}
+
+	cs.Close()
+	if code := waitExit(t, cmd, 30*time.Second); code != 0 {
+		t.Errorf("exit code %d after EOF, want 0; stderr: %s", code, stderr.bytes())
+	}
+	checkJSONRPC(t, rec.bytes())
+	checkNoLeftovers(t, mark)
+}
+
+func must(b []byte, err error) []byte {
+	if err != nil {
+		panic(err)
+	}
+	return b
 }
