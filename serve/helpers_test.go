@@ -4,8 +4,13 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"strings"
 	"sync"
 	"testing"
+	"time"
+	"unicode/utf8"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
 // recorder keeps every byte a process wrote to its stdout.
@@ -76,4 +81,144 @@ func tail(b []byte) []byte {
 		return b[len(b)-200:]
 	}
 	return b
+}
+
+// connect serves core in memory and returns a connected client session.
+func connect(t *testing.T, core Core, copts *mcp.ClientOptions) *mcp.ClientSession {
+	t.Helper()
+	return connectServer(t, newServer(core, options{progressEvery: 20 * time.Millisecond, now: func() time.Time { return t0.Add(2 * time.Second) }}), copts)
+}
+
+func connectServer(t *testing.T, s *server, copts *mcp.ClientOptions) *mcp.ClientSession {
+	t.Helper()
+	st, ct := mcp.NewInMemoryTransports()
+	ss, err := s.mcp.Connect(t.Context(), st, nil)
+	if err != nil {
+		t.Fatalf("server connect: %v", err)
+	}
+	t.Cleanup(func() { ss.Close() })
+	client := mcp.NewClient(&mcp.Implementation{Name: "test", Version: "0"}, copts)
+	cs, err := client.Connect(t.Context(), ct, nil)
+	if err != nil {
+		t.Fatalf("client connect: %v", err)
+	}
+	t.Cleanup(func() { cs.Close() })
+	return cs
+}
+
+// call calls a tool and fails the test on a protocol error.
+func call(t *testing.T, cs *mcp.ClientSession, name string, args any) *mcp.CallToolResult {
+	t.Helper()
+	res, err := cs.CallTool(t.Context(), &mcp.CallToolParams{Name: name, Arguments: args})
+	if err != nil {
+		t.Fatalf("%s %v: protocol error (want a result): %v", name, args, err)
+	}
+	checkPlain(t, res)
+	return res
+}
+
+// ok calls a tool and fails the test on any error.
+func ok(t *testing.T, cs *mcp.ClientSession, name string, args any) (*mcp.CallToolResult, string) {
+	t.Helper()
+	res := call(t, cs, name, args)
+	text := textOf(res)
+	if res.IsError {
+		t.Fatalf("%s %v: tool error: %s", name, args, text)
+	}
+	return res, text
+}
+
+// fails calls a tool and returns the tool error's text; it fails the test
+// unless the call was a tool error.
+func fails(t *testing.T, cs *mcp.ClientSession, name string, args any) string {
+	t.Helper()
+	res := call(t, cs, name, args)
+	text := textOf(res)
+	if !res.IsError {
+		t.Fatalf("%s %v: want a tool error, got result %q", name, args, text)
+	}
+	if res.StructuredContent != nil {
+		t.Errorf("%s: error result has structured content %v", name, res.StructuredContent)
+	}
+	return text
+}
+
+func textOf(res *mcp.CallToolResult) string {
+	var parts []string
+	for _, c := range res.Content {
+		if tc, ok := c.(*mcp.TextContent); ok {
+			parts = append(parts, tc.Text)
+		}
+	}
+	return strings.Join(parts, "\n")
+}
+
+// structured decodes a result's structured content into v.
+func structured(t *testing.T, res *mcp.CallToolResult, v any) {
+	t.Helper()
+	b, err := json.Marshal(res.StructuredContent)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := json.Unmarshal(b, v); err != nil {
+		t.Fatalf("structured content %s: %v", b, err)
+	}
+}
+
+// checkPlain asserts that every string of the result (text and structured)
+// is valid UTF-8 without escape or control bytes other than \n and \t.
+func checkPlain(t *testing.T, res *mcp.CallToolResult) {
+	t.Helper()
+	if !plainOK(textOf(res)) {
+		t.Errorf("text is not plain: %q", textOf(res))
+	}
+	var walk func(v any)
+	walk = func(v any) {
+		switch v := v.(type) {
+		case string:
+			if !plainOK(v) {
+				t.Errorf("structured string is not plain: %q", v)
+			}
+		case map[string]any:
+			for k, x := range v {
+				walk(k)
+				walk(x)
+			}
+		case []any:
+			for _, x := range v {
+				walk(x)
+			}
+		}
+	}
+	walk(res.StructuredContent)
+}
+
+func plainOK(s string) bool {
+	if !utf8.ValidString(s) {
+		return false
+	}
+	for _, r := range s {
+		if (r < 0x20 && r != '\n' && r != '\t') || r == 0x7f || (r >= 0x80 && r <= 0x9f) {
+			return false
+		}
+	}
+	return true
+}
+
+// connect2 connects a second client to a fresh server over the same core:
+// sessions are independent whatever server they reach.
+func connect2(t *testing.T, _ *mcp.ClientSession, fc *fakeCore) *mcp.ClientSession {
+	return connect(t, fc, nil)
+}
+
+// waitFor polls cond until it holds or d passes.
+func waitFor(t *testing.T, d time.Duration, cond func() bool) {
+	t.Helper()
+	deadline := time.Now().Add(d)
+	for !cond() {
+		if time.Now().After(deadline) {
+			t.Fatalf("condition not met within %v", d)
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
 }
