@@ -307,20 +307,23 @@ func TestSettle(t *testing.T) {
 			t.Errorf("Settle returned after %v; it must wait 300ms from the key press", d)
 		}
 	})
+	// The two below use output with no pauses of its own (shell builtins
+	// only), and quiet times far above any scheduling stall, so that a
+	// loaded machine cannot fake a quiet spell.
 	t.Run("waits for output to stop", func(t *testing.T) {
 		t.Parallel()
-		term := start(t, "i=0; while [ $i -lt 10 ]; do printf .; sleep 0.02; i=$((i+1)); done; echo done; exec sleep 60")
-		if err := term.Settle(500*time.Millisecond, 10*time.Second); err != nil {
+		term := start(t, "i=0; while [ $i -lt 20000 ]; do printf .; i=$((i+1)); done; echo; echo done; exec sleep 60")
+		if err := term.Settle(time.Second, 30*time.Second); err != nil {
 			t.Fatal(err)
 		}
-		if !strings.Contains(term.Screen(), "..........done") {
+		if !strings.Contains(term.Screen(), "\ndone") {
 			t.Errorf("settled before the output ended:\n%s", term.Screen())
 		}
 	})
 	t.Run("never quiet fails", func(t *testing.T) {
 		t.Parallel()
-		term := start(t, "while :; do printf .; sleep 0.02; done")
-		if err := term.Settle(300*time.Millisecond, 800*time.Millisecond); !errors.Is(err, ErrNotSettled) {
+		term := start(t, "while :; do printf .; done")
+		if err := term.Settle(time.Second, 2*time.Second); !errors.Is(err, ErrNotSettled) {
 			t.Fatalf("err = %v, want ErrNotSettled", err)
 		}
 	})
@@ -421,5 +424,26 @@ func TestCloseEndsSession(t *testing.T) {
 			}
 			waitFor(t, "empty session", func() bool { return len(sessionProcs(sid)) == 0 }, 5*time.Second)
 		})
+	}
+}
+
+// TestScreenReadsDuringOutput reads the screen while the program floods it;
+// under -race this catches reads of cells that the output goroutine is
+// changing.
+func TestScreenReadsDuringOutput(t *testing.T) {
+	t.Parallel()
+	term, err := StartTerm(TermOptions{Argv: []string{"sh", "-c", "while :; do printf 'abc\\033[2Jdef\\n'; done"}, Env: []string{"PATH=" + os.Getenv("PATH")}, Cols: 20, Rows: 4})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer func() {
+		if err := term.Close(5 * time.Second); err != nil {
+			t.Error(err)
+		}
+	}()
+	waitFor(t, "output", func() bool { return strings.Contains(term.Screen(), "def") }, 10*time.Second)
+	for range 200 {
+		_ = term.Lines()
+		_ = term.CurrentLine()
 	}
 }

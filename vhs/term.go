@@ -43,7 +43,10 @@ type Term struct {
 	ptmx *os.File
 	emu  *vt.SafeEmulator
 
-	sizeMu     sync.Mutex
+	// screenMu serialises emulator writes with screen reads: CellAt returns
+	// a pointer into the live buffer, so its fields must be read while no
+	// Write can change them (SafeEmulator only locks the CellAt call).
+	screenMu   sync.RWMutex
 	cols, rows int
 
 	lastIn  atomic.Int64 // unix ns of the last byte sent to the program
@@ -101,7 +104,9 @@ func (t *Term) copyOut() {
 		n, err := t.ptmx.Read(buf)
 		if n > 0 {
 			t.lastOut.Store(time.Now().UnixNano())
+			t.screenMu.Lock()
 			_, _ = t.emu.Write(buf[:n])
+			t.screenMu.Unlock()
 		}
 		if err != nil {
 			return
@@ -133,8 +138,8 @@ func (t *Term) copyIn() {
 
 // Size returns the screen size in cells.
 func (t *Term) Size() (cols, rows int) {
-	t.sizeMu.Lock()
-	defer t.sizeMu.Unlock()
+	t.screenMu.RLock()
+	defer t.screenMu.RUnlock()
 	return t.cols, t.rows
 }
 
@@ -155,7 +160,13 @@ func (t *Term) SendKey(k uv.KeyPressEvent) {
 // right-trimmed of spaces. A wide character appears once: the cells it
 // covers after its first are skipped.
 func (t *Term) Lines() []string {
-	cols, rows := t.Size()
+	t.screenMu.RLock()
+	defer t.screenMu.RUnlock()
+	return t.linesLocked()
+}
+
+func (t *Term) linesLocked() []string {
+	cols, rows := t.cols, t.rows
 	lines := make([]string, rows)
 	var b strings.Builder
 	for y := range rows {
@@ -184,8 +195,10 @@ func (t *Term) Screen() string { return strings.Join(t.Lines(), "\n") }
 // CurrentLine returns the right-trimmed line the cursor is on, as VHS's
 // Wait+Line sees it.
 func (t *Term) CurrentLine() string {
+	t.screenMu.RLock()
+	defer t.screenMu.RUnlock()
 	y := t.emu.CursorPosition().Y
-	lines := t.Lines()
+	lines := t.linesLocked()
 	if y < 0 || y >= len(lines) {
 		return ""
 	}
@@ -220,13 +233,13 @@ func (t *Term) Settle(quiet, limit time.Duration) error {
 // Resize changes the screen and the pty to cols × rows cells; the kernel
 // sends SIGWINCH to the foreground process group.
 func (t *Term) Resize(cols, rows int) error {
+	t.screenMu.Lock()
 	t.emu.Resize(cols, rows)
+	t.cols, t.rows = cols, rows
+	t.screenMu.Unlock()
 	if err := pty.Setsize(t.ptmx, &pty.Winsize{Cols: uint16(cols), Rows: uint16(rows)}); err != nil {
 		return fmt.Errorf("resize pty: %w", err)
 	}
-	t.sizeMu.Lock()
-	t.cols, t.rows = cols, rows
-	t.sizeMu.Unlock()
 	return nil
 }
 
