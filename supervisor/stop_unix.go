@@ -326,9 +326,13 @@ func (s *sup) countRunning() int {
 	return n
 }
 
-// finish reports the empty tree and removes the cgroup and the command
+// finish reports the empty tree (after a last "remaining 0" when a
+// non-zero count was reported) and removes the cgroup and the command
 // file's directory.
 func (s *sup) finish() {
+	if s.reported > 0 {
+		s.ev.emit(wireEvent{Ev: evRemaining, Remaining: 0})
+	}
 	s.ev.emit(wireEvent{Ev: evEmpty})
 	if s.cg != nil {
 		_ = s.cg.remove(time.Second)

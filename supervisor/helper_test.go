@@ -1,0 +1,122 @@
+//go:build linux
+
+package supervisor
+
+import (
+	"fmt"
+	"io"
+	"net"
+	"os"
+	"os/exec"
+	"strconv"
+	"strings"
+	"syscall"
+	"time"
+)
+
+// runHelper runs the test binary as a helper process:
+//
+//	fakejobdeck: a stand-in for jobdeck that starts one job (command in
+//	  SUPTEST_CMD, session SUPTEST_SESSION, grace SUPTEST_GRACE_MS, pty when
+//	  SUPTEST_TTY=1), copies the job's stdout and stderr to its own stdout,
+//	  and waits to be killed.
+//	listen: listens on 127.0.0.1:SUPTEST_PORT (0: any), prints
+//	  "LISTEN <port>", accepts connections and exits after SUPTEST_LIFE s.
+//	ticker: prints "tick N" every 100 ms for SUPTEST_LIFE s (one process,
+//	  no children).
+//	exec PROGRAM ARGV0 ARGS...: execs PROGRAM (looked up in PATH) with the
+//	  given argv, so scripts need neither setsid(1) nor perl.
+//
+// Before any mode, SUPTEST_SETSID=1 calls setsid(2) and SUPTEST_SETPGID=1
+// setpgid(0, 0).
+func runHelper(mode string) int {
+	if os.Getenv("SUPTEST_SETSID") == "1" {
+		if _, err := syscall.Setsid(); err != nil {
+			fmt.Fprintln(os.Stderr, "setsid:", err)
+			return 1
+		}
+	}
+	if os.Getenv("SUPTEST_SETPGID") == "1" {
+		if err := syscall.Setpgid(0, 0); err != nil {
+			fmt.Fprintln(os.Stderr, "setpgid:", err)
+			return 1
+		}
+	}
+	switch mode {
+	case "exec":
+		if len(os.Args) < 3 {
+			fmt.Fprintln(os.Stderr, "usage: exec PROGRAM ARGV0 ARGS...")
+			return 2
+		}
+		path, err := exec.LookPath(os.Args[1])
+		if err != nil {
+			fmt.Fprintln(os.Stderr, err)
+			return 127
+		}
+		env := os.Environ()
+		for i, kv := range env {
+			if strings.HasPrefix(kv, helperEnv+"=") {
+				env = append(env[:i], env[i+1:]...)
+				break
+			}
+		}
+		err = syscall.Exec(path, os.Args[2:], env)
+		fmt.Fprintln(os.Stderr, "exec:", err)
+		return 126
+	case "ticker":
+		life, _ := strconv.Atoi(os.Getenv("SUPTEST_LIFE"))
+		end := time.Now().Add(time.Duration(life) * time.Second)
+		for i := 1; time.Now().Before(end); i++ {
+			fmt.Printf("tick %d\n", i)
+			time.Sleep(100 * time.Millisecond)
+		}
+		return 0
+	case "fakejobdeck":
+		Hygiene()
+		grace, _ := strconv.Atoi(os.Getenv("SUPTEST_GRACE_MS"))
+		h, err := Start(Config{
+			Command: os.Getenv("SUPTEST_CMD"),
+			Dir:     os.TempDir(),
+			Env:     os.Environ(),
+			TTY:     os.Getenv("SUPTEST_TTY") == "1",
+			Grace:   time.Duration(grace) * time.Millisecond,
+			Session: os.Getenv("SUPTEST_SESSION"),
+		})
+		if err != nil {
+			fmt.Println("HELPER-ERROR", err)
+			return 1
+		}
+		fmt.Println("HELPER-STARTED", h.Pid())
+		go func() { _, _ = io.Copy(os.Stdout, h.Stdout()) }()
+		go func() { _, _ = io.Copy(os.Stdout, h.Stderr()) }()
+		go func() {
+			for range h.Events() {
+			}
+		}()
+		select {}
+	case "listen":
+		life, _ := strconv.Atoi(os.Getenv("SUPTEST_LIFE"))
+		if life <= 0 {
+			life = 30
+		}
+		ln, err := net.Listen("tcp", "127.0.0.1:"+os.Getenv("SUPTEST_PORT"))
+		if err != nil {
+			fmt.Println("LISTEN-ERROR", err)
+			return 1
+		}
+		fmt.Println("LISTEN", ln.Addr().(*net.TCPAddr).Port)
+		go func() {
+			for {
+				c, err := ln.Accept()
+				if err != nil {
+					return
+				}
+				go func() { _, _ = io.Copy(io.Discard, c) }()
+			}
+		}()
+		time.Sleep(time.Duration(life) * time.Second)
+		return 0
+	}
+	fmt.Fprintln(os.Stderr, "unknown helper mode", mode)
+	return 2
+}

@@ -1,0 +1,641 @@
+//go:build linux
+
+package supervisor
+
+import (
+	"errors"
+	"fmt"
+	"net"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strconv"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"golang.org/x/sys/unix"
+
+	"github.com/jobdeck/jobdeck/model"
+)
+
+func TestStartRejectsBadConfig(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	file := filepath.Join(dir, "file")
+	if err := os.WriteFile(file, nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	tests := []struct {
+		name string
+		cfg  Config
+		want error
+		text string
+	}{
+		{"blank", Config{Command: " \n\t", Dir: dir}, ErrBadCommand, "blank"},
+		{"too long", Config{Command: strings.Repeat("x", model.MaxCommandBytes+1), Dir: dir}, ErrBadCommand, "limit"},
+		{"nul", Config{Command: "echo a\x00b", Dir: dir}, ErrBadCommand, "NUL"},
+		{"missing dir", Config{Command: "true", Dir: filepath.Join(dir, "nope")}, ErrBadDir, "does not exist"},
+		{"file as dir", Config{Command: "true", Dir: file}, ErrBadDir, "not a directory"},
+		{"bad session", Config{Command: "true", Dir: dir, Session: "a/b"}, ErrBadConfig, "session"},
+		{"negative grace", Config{Command: "true", Dir: dir, Grace: -time.Second}, ErrBadConfig, "grace"},
+		{"huge pty", Config{Command: "true", Dir: dir, TTY: true, Rows: 70000}, ErrBadConfig, "pty size"},
+		{"nul in env", Config{Command: "true", Dir: dir, Env: []string{"A=b\x00c"}}, ErrBadConfig, "NUL"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			h, err := Start(tc.cfg)
+			if h != nil {
+				t.Fatal("Start returned a handle for a bad config")
+			}
+			var se *StartError
+			if !errors.As(err, &se) || !errors.Is(err, tc.want) || !strings.Contains(err.Error(), tc.text) {
+				t.Fatalf("Start: %v; want a *StartError wrapping %v mentioning %q", err, tc.want, tc.text)
+			}
+		})
+	}
+}
+
+func TestStartFailsInSupervisor(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	tests := []struct {
+		name string
+		cfg  Config
+		want error
+		text string
+	}{
+		{"no bash in PATH", Config{Command: "true", Dir: dir, Env: []string{"PATH=" + dir}}, ErrNoShell, "bash is not in the job's PATH"},
+		{"supervisor binary is not one", Config{Command: "true", Dir: dir, Exe: "/bin/true"}, ErrSupervisor, "exited before starting"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			_, err := Start(tc.cfg)
+			var se *StartError
+			if !errors.As(err, &se) || !errors.Is(err, tc.want) || !strings.Contains(err.Error(), tc.text) {
+				t.Fatalf("Start: %v; want a *StartError wrapping %v mentioning %q", err, tc.want, tc.text)
+			}
+		})
+	}
+}
+
+// TestExitStatus: the status comes from wait4 of the leader: codes mod 256,
+// signal deaths of the leader itself, and 128+n when bash reports a child's.
+func TestExitStatus(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		cmd    string
+		want   model.Exit
+		stderr string
+	}{
+		{"exit 0", model.Exit{Code: 0}, ""},
+		{"echo out; exit 3", model.Exit{Code: 3}, ""},
+		{"exit 255", model.Exit{Code: 255}, ""},
+		{"exit 256", model.Exit{Code: 0}, ""},
+		{"exit 300", model.Exit{Code: 44}, ""},
+		{"exit -1", model.Exit{Code: 255}, ""},
+		// The leader itself dies: WIFSIGNALED.
+		{"kill -SEGV $$", model.Exit{Signal: int(syscall.SIGSEGV)}, ""},
+		{"kill -KILL $$", model.Exit{Signal: int(syscall.SIGKILL)}, ""},
+		// A child dies and bash reports it: exited 139, "Segmentation fault".
+		{"bash -c 'kill -SEGV $$'", model.Exit{Code: 139}, "Segmentation fault"},
+		{"pcase15-no-such-command --flag", model.Exit{Code: 127}, "command not found"},
+		{"/etc/passwd", model.Exit{Code: 126}, "Permission denied"},
+		{"if then fi", model.Exit{Code: 2}, "syntax error"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.cmd, func(t *testing.T) {
+			t.Parallel()
+			j := startJob(t, Config{Command: tc.cmd})
+			j.mustDone(10 * time.Second)
+			ev, ok := j.exit()
+			if !ok {
+				t.Fatalf("no exit event: %v", j.events())
+			}
+			if ev.Exit != tc.want {
+				t.Errorf("exit %v, want %v", ev.Exit, tc.want)
+			}
+			if !strings.Contains(j.errOut.text(), tc.stderr) {
+				t.Errorf("stderr %q lacks %q", j.errOut.text(), tc.stderr)
+			}
+			if evs := j.events(); evs[len(evs)-1].Kind != EventEmpty {
+				t.Errorf("last event %v, want empty", evs[len(evs)-1])
+			}
+		})
+	}
+}
+
+func TestOutputStreams(t *testing.T) {
+	t.Parallel()
+	for _, tty := range []bool{false, true} {
+		t.Run(fmt.Sprintf("tty=%v", tty), func(t *testing.T) {
+			t.Parallel()
+			j := startJob(t, Config{Command: `printf 'a\nb\n'; echo e >&2; [ -t 1 ] && echo stdout-is-tty; [ -t 2 ] && echo stderr-is-tty; [ -t 0 ] && echo stdin-is-tty; true`, TTY: tty})
+			j.mustDone(10 * time.Second)
+			out := j.out.text()
+			want := "a\nb\n"
+			if tty {
+				want += "stdout-is-tty\n"
+			}
+			if out != want {
+				t.Errorf("stdout %q, want %q (no \\r: OPOST off)", out, want)
+			}
+			if got := j.errOut.text(); got != "e\n" {
+				t.Errorf("stderr %q, want %q", got, "e\n")
+			}
+		})
+	}
+}
+
+// TestTTY: stty sees OPOST off and the default size; /dev/tty opens only
+// with Ctty.
+func TestTTY(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		name string
+		cfg  Config
+		want []string
+	}{
+		{"pty", Config{TTY: true}, []string{"-opost", "size=40 160", "devtty=failed"}},
+		{"pty sized", Config{TTY: true, Rows: 24, Cols: 100}, []string{"size=24 100"}},
+		{"pty ctty", Config{TTY: true, Ctty: true}, []string{"-opost", "devtty=ok"}},
+		{"pipe", Config{}, []string{"devtty=failed", "stty-failed"}},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			cfg := tc.cfg
+			cfg.Command = `exec 3>&1
+stty -a <&3 | grep -o -- '-\?opost' || echo stty-failed
+echo "size=$(stty size <&3)"
+if (: >/dev/tty) 2>/dev/null; then echo devtty=ok; else echo devtty=failed; fi`
+			j := startJob(t, cfg)
+			j.mustDone(10 * time.Second)
+			for _, w := range tc.want {
+				if !strings.Contains(j.out.text(), w) {
+					t.Errorf("stdout lacks %q:\n%s\nstderr: %s", w, j.out.text(), j.errOut.text())
+				}
+			}
+		})
+	}
+}
+
+// TestNoCttyMeansENXIO: in its own session without a controlling terminal,
+// /dev/tty gives ENXIO: nothing reaches jobdeck's terminal.
+func TestNoCttyMeansENXIO(t *testing.T) {
+	t.Parallel()
+	j := startJob(t, Config{Command: `echo x > /dev/tty`})
+	j.mustDone(10 * time.Second)
+	if !strings.Contains(j.errOut.text(), "No such device or address") {
+		t.Errorf("stderr %q, want ENXIO (No such device or address)", j.errOut.text())
+	}
+}
+
+func TestEnvironment(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	rc := filepath.Join(dir, "rc")
+	if err := os.WriteFile(rc, []byte("echo RCFILE-WAS-READ\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	env := append(os.Environ(), "BASH_ENV="+rc, "ENV="+rc, EnvSession+"=outer", EnvJob+"=99", "PWD=/nonexistent", "FOO=bar baz")
+	j := startJob(t, Config{Command: `env | sort; echo "pwd=$(pwd)"`, Dir: dir, Env: env, Job: 7})
+	j.mustDone(10 * time.Second)
+	out := j.out.text()
+	for _, w := range []string{EnvSession + "=" + j.session + "\n", EnvJob + "=7\n", "PWD=" + dir + "\n", "pwd=" + dir + "\n", "FOO=bar baz\n"} {
+		if !strings.Contains(out, w) {
+			t.Errorf("environment lacks %q:\n%s", w, out)
+		}
+	}
+	for _, bad := range []string{"RCFILE-WAS-READ", "JOBDECK_COMMAND", "BASH_ENV=", "\nENV=", "=outer", "=99\n"} {
+		if strings.Contains(out, bad) {
+			t.Errorf("environment has %q:\n%s", bad, out)
+		}
+	}
+}
+
+// TestFds: the job sees exactly fds 0, 1, 2 (stdin /dev/null, stdout in
+// blocking mode), even when jobdeck has a leaked non-close-on-exec fd.
+func TestFds(t *testing.T) {
+	t.Parallel()
+	// A leaked fd in "jobdeck" (this process): no O_CLOEXEC. The supervisor
+	// inherits it; its Hygiene must keep it from the job.
+	leak, err := syscall.Open("/dev/null", syscall.O_RDONLY, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer syscall.Close(leak)
+	for _, tty := range []bool{false, true} {
+		t.Run(fmt.Sprintf("tty=%v", tty), func(t *testing.T) {
+			t.Parallel()
+			j := startJob(t, Config{Command: `bash "$TESTDATA/fds.sh"`, TTY: tty})
+			j.mustDone(10 * time.Second)
+			out := j.out.text()
+			if !strings.Contains(out, "child-fds: 0 1 2 \n") {
+				t.Errorf("job fds: %s", out)
+			}
+			if !strings.Contains(out, "stdin: /dev/null") {
+				t.Errorf("stdin: %s", out)
+			}
+			m := regexp.MustCompile(`stdout-flags: (\d+)`).FindStringSubmatch(out)
+			if m == nil {
+				t.Fatalf("no stdout flags: %s", out)
+			}
+			if flags, _ := strconv.ParseInt(m[1], 8, 64); flags&syscall.O_NONBLOCK != 0 {
+				t.Errorf("the job's stdout is O_NONBLOCK (flags %s): writers would see EAGAIN", m[1])
+			}
+		})
+	}
+}
+
+// TestLongCommand: a command longer than one environment string runs from
+// a private temporary file, which is gone before the command runs.
+func TestLongCommand(t *testing.T) {
+	t.Parallel()
+	tmp := t.TempDir()
+	pad := strings.Repeat("a", 200<<10)
+	cmd := "x='" + pad + "'; echo len=${#x}; echo tmp=[$(ls -A \"$TMPDIR\")]; echo var=[${JOBDECK_COMMAND_FILE-unset}]; echo $'tab\\there' \"quote'd\""
+	j := startJob(t, Config{Command: cmd, Env: append(os.Environ(), "TMPDIR="+tmp)})
+	j.mustDone(10 * time.Second)
+	out := j.out.text()
+	for _, w := range []string{"len=204800\n", "tmp=[]\n", "var=[unset]\n", "tab\there quote'd\n"} {
+		if !strings.Contains(out, w) {
+			t.Errorf("stdout lacks %q:\n%.300s\nstderr: %s", w, out, j.errOut.text())
+		}
+	}
+	if left, _ := os.ReadDir(tmp); len(left) != 0 {
+		t.Errorf("temporary files left in TMPDIR: %v", left)
+	}
+}
+
+// TestCommandBytesSurvive: invalid UTF-8 in the command reaches bash
+// unchanged (the protocol carries bytes, not text).
+func TestCommandBytesSurvive(t *testing.T) {
+	t.Parallel()
+	j := startJob(t, Config{Command: "printf '%s' '\xff\xfe' | od -An -tx1"})
+	j.mustDone(10 * time.Second)
+	if got := strings.TrimSpace(j.out.text()); got != "ff fe" {
+		t.Errorf("bytes seen by the job: %q, want \"ff fe\"", got)
+	}
+}
+
+// TestPkillInsideJob: the command text is in no argv, so `pkill -f` on a
+// word of it hits neither the leader, the supervisor nor this process.
+func TestPkillInsideJob(t *testing.T) {
+	t.Parallel()
+	if _, err := os.Stat("/usr/bin/pkill"); err != nil {
+		t.Skip("pkill (procps) is not installed")
+	}
+	word := "pkm" + testSession()
+	j := startJob(t, Config{Command: `(exec -a ` + word + `-srv sleep 30) & sleep 0.3; pkill -f ` + word + `; echo "survived pkill rc=$?"`})
+	j.mustDone(10 * time.Second)
+	if ev, _ := j.exit(); ev.Exit != (model.Exit{}) || !strings.Contains(j.out.text(), "survived pkill rc=0") {
+		t.Errorf("exit %v, stdout %q: the job killed itself", ev.Exit, j.out.text())
+	}
+
+	// Negative control: the same pkill does hit a process whose argv holds
+	// the text, here a bash started with the word as an argument.
+	word2 := "pkn" + testSession()
+	j2 := startJob(t, Config{Command: `bash -c 'sleep 0.3; pkill -f ` + word2 + `; echo survived' ` + word2 + `; echo "inner rc=$?"`})
+	j2.mustDone(10 * time.Second)
+	if strings.Contains(j2.out.text(), "survived") || !strings.Contains(j2.out.text(), "inner rc=143") {
+		t.Errorf("negative control: stdout %q, want the inner bash killed (rc 143)", j2.out.text())
+	}
+}
+
+// TestFloodKeepsFlowing: tens of MB go through the pipe or pty in full.
+func TestFloodKeepsFlowing(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct {
+		tty bool
+		n   int
+	}{{false, 50_000_000}, {true, 10_000_000}} {
+		t.Run(fmt.Sprintf("tty=%v", tc.tty), func(t *testing.T) {
+			j := startJob(t, Config{Command: fmt.Sprintf("yes | head -c %d; echo; echo DONE", tc.n), TTY: tc.tty})
+			j.mustDone(60 * time.Second)
+			if got := j.out.bytes(); got != int64(tc.n)+6 {
+				t.Errorf("read %d bytes, want %d", got, tc.n+6)
+			}
+			if !strings.HasSuffix(j.out.text(), "\nDONE\n") {
+				t.Errorf("last line lost: %q", j.out.text()[max(0, len(j.out.text())-40):])
+			}
+		})
+	}
+}
+
+// TestStopEscalatesToKill: nothing dies on SIGTERM, so after the grace
+// SIGKILL ends the tree; the TERM handler's output arrives meanwhile.
+func TestStopEscalatesToKill(t *testing.T) {
+	t.Parallel()
+	j := startJob(t, Config{Command: `bash "$TESTDATA/ignore-term.sh"`})
+	j.mustOut("READY", 10*time.Second)
+	const grace = time.Second
+	stopAt := time.Now()
+	if err := j.h.Stop(grace); err != nil {
+		t.Fatal(err)
+	}
+	empty := j.mustEvent(EventEmpty, grace+5*time.Second)
+	took := empty.Time.Sub(stopAt)
+	t.Logf("ignore-TERM tree, grace %v: Stop -> EventEmpty %v (TERM to %d, KILL to %d)", grace, took, j.signalled(syscall.SIGTERM), j.signalled(syscall.SIGKILL))
+	if took < grace || took > grace+2*time.Second {
+		t.Errorf("Stop -> empty took %v, want grace %v + < 2 s", took, grace)
+	}
+	if n := j.signalled(syscall.SIGTERM); n < 3 {
+		t.Errorf("SIGTERM went to %d processes, want >= 3", n)
+	}
+	if n := j.signalled(syscall.SIGKILL); n < 3 {
+		t.Errorf("SIGKILL went to %d processes, want >= 3", n)
+	}
+	j.mustDone(5 * time.Second)
+	if !strings.Contains(j.out.text(), "leader: got SIGTERM, ignoring") {
+		t.Errorf("the TERM handler's line is missing: %q", j.out.text())
+	}
+}
+
+// TestStopEscapees: children that left the group or session, or lost their
+// parent, all die on the stop, with and without a cgroup, and without
+// SIGKILL (they all die on SIGTERM).
+func TestStopEscapees(t *testing.T) {
+	t.Parallel()
+	for _, noCgroup := range []bool{false, true} {
+		t.Run(fmt.Sprintf("nocgroup=%v", noCgroup), func(t *testing.T) {
+			t.Parallel()
+			j := startJob(t, Config{Command: `bash "$TESTDATA/escapees.sh"`, NoCgroup: noCgroup})
+			j.mustOut("READY", 10*time.Second)
+			if n := len(marked(j.session)); n < 10 {
+				t.Fatalf("only %d processes carry the marker, want >= 10: %v", n, marked(j.session))
+			}
+			stopAt := time.Now()
+			if err := j.h.Stop(3 * time.Second); err != nil {
+				t.Fatal(err)
+			}
+			empty := j.mustEvent(EventEmpty, 8*time.Second)
+			t.Logf("escapees (cgroup %q): Stop -> EventEmpty %v, TERM to %d", j.h.Cgroup(), empty.Time.Sub(stopAt), j.signalled(syscall.SIGTERM))
+			if n := j.signalled(syscall.SIGKILL); n != 0 {
+				t.Errorf("SIGKILL went to %d processes; SIGTERM should have been enough", n)
+			}
+			if took := empty.Time.Sub(stopAt); took > 2*time.Second {
+				t.Errorf("stop took %v; everything dies on SIGTERM", took)
+			}
+			assertGone(t, j.session, 2*time.Second)
+			if cg := j.h.Cgroup(); (cg == "") != noCgroup {
+				t.Errorf("cgroup %q with NoCgroup %v", cg, noCgroup)
+			}
+		})
+	}
+}
+
+// TestTermOnce: every process gets SIGTERM exactly once, whether it is in
+// the leader's group, in its own session, or an orphan.
+func TestTermOnce(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	j := startJob(t, Config{Command: `bash "$TESTDATA/term-once.sh" ` + dir})
+	j.mustOut("READY", 10*time.Second)
+	if err := j.h.Stop(5 * time.Second); err != nil {
+		t.Fatal(err)
+	}
+	j.mustDone(10 * time.Second)
+	for _, name := range []string{"leader", "child", "setsid", "orphan"} {
+		b, err := os.ReadFile(filepath.Join(dir, name))
+		if got := strings.Count(string(b), "TERM"); err != nil || got != 1 {
+			t.Errorf("%s got SIGTERM %d times (%v), want once", name, got, err)
+		}
+	}
+	if n := j.signalled(syscall.SIGKILL); n != 0 {
+		t.Errorf("SIGKILL went to %d processes; each exits 0.5 s after SIGTERM", n)
+	}
+}
+
+// TestStopWakesStoppedProcess: SIGCONT follows SIGTERM, so a stopped child
+// dies within the grace instead of at its end.
+func TestStopWakesStoppedProcess(t *testing.T) {
+	t.Parallel()
+	j := startJob(t, Config{Command: `bash "$TESTDATA/stopped.sh"`})
+	j.mustOut("READY", 10*time.Second)
+	stopAt := time.Now()
+	if err := j.h.Stop(10 * time.Second); err != nil {
+		t.Fatal(err)
+	}
+	empty := j.mustEvent(EventEmpty, 5*time.Second)
+	if took := empty.Time.Sub(stopAt); took > 2*time.Second {
+		t.Errorf("stop took %v: the stopped child did not act on SIGTERM", took)
+	}
+	if n := j.signalled(syscall.SIGKILL); n != 0 {
+		t.Errorf("SIGKILL went to %d processes", n)
+	}
+}
+
+// TestStopShorterGrace: a second Stop with a shorter grace cuts the first.
+func TestStopShorterGrace(t *testing.T) {
+	t.Parallel()
+	j := startJob(t, Config{Command: `bash "$TESTDATA/ignore-term.sh"`})
+	j.mustOut("READY", 10*time.Second)
+	stopAt := time.Now()
+	if err := j.h.Stop(time.Minute); err != nil {
+		t.Fatal(err)
+	}
+	j.mustEvent(EventSignalled, 5*time.Second)
+	if err := j.h.Stop(100 * time.Millisecond); err != nil {
+		t.Fatal(err)
+	}
+	if err := j.h.Stop(time.Hour); err != nil { // longer: changes nothing
+		t.Fatal(err)
+	}
+	empty := j.mustEvent(EventEmpty, 5*time.Second)
+	if took := empty.Time.Sub(stopAt); took > 3*time.Second {
+		t.Errorf("stop took %v", took)
+	}
+	if n := j.signalled(syscall.SIGKILL); n == 0 {
+		t.Error("no SIGKILL reported")
+	}
+}
+
+// TestStopZeroGraceKillsAtOnce: Stop(0) sends no SIGTERM at all.
+func TestStopZeroGraceKillsAtOnce(t *testing.T) {
+	t.Parallel()
+	j := startJob(t, Config{Command: `trap 'echo got-term' TERM; sleep 30 & wait`})
+	waitFor(time.Second, func() bool { return len(marked(j.session)) >= 2 })
+	if err := j.h.Stop(0); err != nil {
+		t.Fatal(err)
+	}
+	j.mustDone(5 * time.Second)
+	if n := j.signalled(syscall.SIGTERM); n != 0 || strings.Contains(j.out.text(), "got-term") {
+		t.Errorf("SIGTERM sent (%d, %q) with zero grace", n, j.out.text())
+	}
+	if ev, _ := j.exit(); ev.Exit.Signal != int(syscall.SIGKILL) {
+		t.Errorf("exit %v, want killed by SIGKILL", ev.Exit)
+	}
+	if err := j.h.Stop(0); err != nil {
+		t.Errorf("Stop after the tree is empty: %v, want nil", err)
+	}
+}
+
+// TestLeaderExitsBackgroundHoldsOutput: the exit status arrives when the
+// leader exits, with one process still running whose output keeps coming;
+// a stop ends it. Both with a pipe and with a pty (no ctty: no SIGHUP when
+// the leader, the session leader, exits).
+func TestLeaderExitsBackgroundHoldsOutput(t *testing.T) {
+	t.Parallel()
+	for _, tty := range []bool{false, true} {
+		t.Run(fmt.Sprintf("tty=%v", tty), func(t *testing.T) {
+			t.Parallel()
+			j := startJob(t, Config{Command: `bash "$TESTDATA/leader-exits-bg.sh"`, TTY: tty})
+			ev := j.mustEvent(EventExit, 5*time.Second)
+			if ev.Exit != (model.Exit{}) || ev.Remaining != 1 {
+				t.Errorf("exit event %+v, want exited 0 with 1 remaining", ev)
+			}
+			if d := ev.Time.Sub(j.started); d > 2*time.Second {
+				t.Errorf("exit reported %v after start", d)
+			}
+			ticks := strings.Count(j.out.text(), "tick")
+			if !waitFor(3*time.Second, func() bool { return strings.Count(j.out.text(), "tick") >= ticks+5 }) {
+				t.Fatalf("output stopped after the leader's exit: %q", j.out.text())
+			}
+			select {
+			case <-j.out.done:
+				t.Fatal("stdout closed while the ticker runs")
+			default:
+			}
+			if err := j.h.Stop(2 * time.Second); err != nil {
+				t.Fatal(err)
+			}
+			j.mustDone(5 * time.Second)
+			var sawZero bool
+			for _, ev := range j.events() {
+				sawZero = sawZero || ev.Kind == EventRemaining && ev.Remaining == 0
+			}
+			if !sawZero {
+				t.Errorf("no EventRemaining 0 during the stop: %v", j.events())
+			}
+		})
+	}
+}
+
+// TestControllingTTYHangsUpBackground is the negative control of the
+// test above: with Ctty, the leader's exit hangs up the pty and the kernel
+// sends SIGHUP to the background ticker.
+func TestControllingTTYHangsUpBackground(t *testing.T) {
+	t.Parallel()
+	j := startJob(t, Config{Command: `bash "$TESTDATA/leader-exits-bg.sh"`, TTY: true, Ctty: true})
+	j.mustEvent(EventExit, 5*time.Second)
+	j.mustDone(5 * time.Second)
+	if ticks := strings.Count(j.out.text(), "tick"); ticks > 10 {
+		t.Errorf("ticker survived the hangup (%d ticks)", ticks)
+	}
+}
+
+// TestPortHolder: a double-forked listener in its own session is gone after
+// the stop, so the port accepts nothing.
+func TestPortHolder(t *testing.T) {
+	t.Parallel()
+	j := startJob(t, Config{Command: `bash "$TESTDATA/port-holder.sh"`})
+	j.mustOut("LISTEN ", 10*time.Second)
+	m := regexp.MustCompile(`LISTEN (\d+)`).FindStringSubmatch(j.out.text())
+	addr := "127.0.0.1:" + m[1]
+	c, err := net.Dial("tcp", addr)
+	if err != nil {
+		t.Fatalf("dial the job's listener: %v", err)
+	}
+	defer c.Close()
+	if err := j.h.Stop(2 * time.Second); err != nil {
+		t.Fatal(err)
+	}
+	j.mustDone(5 * time.Second)
+	if c2, err := net.DialTimeout("tcp", addr, time.Second); err == nil {
+		c2.Close()
+		t.Errorf("%s still accepts connections after the stop", addr)
+	}
+}
+
+// TestCloseStops: Close (EOF on the control pipe) stops the tree with
+// Config.Grace.
+func TestCloseStops(t *testing.T) {
+	t.Parallel()
+	j := startJob(t, Config{Command: `bash "$TESTDATA/ignore-term.sh"`, Grace: 300 * time.Millisecond})
+	j.mustOut("READY", 10*time.Second)
+	closedAt := time.Now()
+	if err := j.h.Close(); err != nil {
+		t.Fatal(err)
+	}
+	if err := j.h.Stop(0); !errors.Is(err, ErrClosed) {
+		t.Errorf("Stop after Close: %v, want ErrClosed", err)
+	}
+	empty := j.mustEvent(EventEmpty, 5*time.Second)
+	if took := empty.Time.Sub(closedAt); took < 300*time.Millisecond || took > 3*time.Second {
+		t.Errorf("Close -> empty took %v, want about the 300 ms grace", took)
+	}
+}
+
+// TestSupervisorSignalled: SIGTERM to the supervisor itself stops the tree
+// the normal way.
+func TestSupervisorSignalled(t *testing.T) {
+	t.Parallel()
+	j := startJob(t, Config{Command: `bash "$TESTDATA/escapees.sh"`, Grace: 2 * time.Second})
+	j.mustOut("READY", 10*time.Second)
+	if err := j.h.proc.Signal(syscall.SIGTERM); err != nil {
+		t.Fatal(err)
+	}
+	j.mustEvent(EventEmpty, 5*time.Second)
+	j.mustDone(5 * time.Second)
+}
+
+// TestLostSupervisor: when the supervisor is SIGKILLed, jobdeck reports
+// EventLost and kills what is left: through the cgroup, or through the
+// environment markers.
+func TestLostSupervisor(t *testing.T) {
+	t.Parallel()
+	for _, noCgroup := range []bool{false, true} {
+		t.Run(fmt.Sprintf("nocgroup=%v", noCgroup), func(t *testing.T) {
+			t.Parallel()
+			j := startJob(t, Config{Command: `bash "$TESTDATA/escapees.sh"`, NoCgroup: noCgroup})
+			j.mustOut("READY", 10*time.Second)
+			if err := j.h.proc.Signal(syscall.SIGKILL); err != nil {
+				t.Fatal(err)
+			}
+			lost := j.mustEvent(EventLost, 10*time.Second)
+			t.Logf("lost: %s", lost.Err)
+			j.mustDone(5 * time.Second)
+			if evs := j.events(); evs[len(evs)-1].Kind != EventLost {
+				t.Errorf("last event %v, want lost", evs[len(evs)-1])
+			}
+			if !strings.Contains(lost.Err, "signal: killed") {
+				t.Errorf("lost event %q does not say the supervisor was killed", lost.Err)
+			}
+			// Only the env-scrubbed escapee lacks the markers; without a
+			// cgroup nothing can find it (it dies at its end of life).
+			left := marked(j.session)
+			if !noCgroup {
+				assertGone(t, j.session, 3*time.Second)
+			} else if len(left) > 1 {
+				t.Errorf("left behind: %v", left)
+			}
+			if noCgroup {
+				for _, p := range left {
+					if !strings.Contains(p, "env-scrubbed") {
+						t.Errorf("left behind: %s", p)
+					}
+				}
+				killMarkedArgv(t, j.session)
+			}
+			if err := j.h.Stop(0); !errors.Is(err, ErrGone) {
+				t.Errorf("Stop after loss: %v, want ErrGone", err)
+			}
+		})
+	}
+}
+
+// killMarkedArgv kills leftovers the product cannot find (a process with
+// neither markers nor cgroup) so the test leaves nothing behind.
+func killMarkedArgv(t *testing.T, marker string) {
+	t.Helper()
+	for _, p := range marked(marker) {
+		pid, _ := strconv.Atoi(strings.Fields(p)[0])
+		if fd, err := unix.PidfdOpen(pid, 0); err == nil {
+			_ = unix.PidfdSendSignal(fd, unix.SIGKILL, nil, 0)
+			unix.Close(fd)
+		}
+	}
+}
