@@ -1,0 +1,64 @@
+package main
+
+import (
+	"os/exec"
+	"slices"
+	"strings"
+	"testing"
+)
+
+const module = "github.com/jobdeck/jobdeck"
+
+// deps lists the packages of this module that pkg depends on, directly or
+// not; with tests, the imports of its test files count too.
+func deps(t *testing.T, pkg string, tests bool) []string {
+	t.Helper()
+	args := []string{"list", "-deps", "-f", "{{.ImportPath}}"}
+	if tests {
+		args = append(args, "-test")
+	}
+	out, err := exec.Command("go", append(args, module+"/"+pkg)...).Output()
+	if err != nil {
+		t.Fatalf("go list %s: %v", pkg, err)
+	}
+	var own []string
+	for _, p := range strings.Fields(string(out)) {
+		p, _, _ = strings.Cut(p, " ") // "pkg [pkg.test]" forms
+		if strings.HasPrefix(p, module+"/") && !strings.HasSuffix(p, ".test") {
+			own = append(own, strings.TrimPrefix(p, module+"/"))
+		}
+	}
+	slices.Sort(own)
+	return slices.Compact(own)
+}
+
+// TestImportGraph keeps DESIGN §2 honest: the UI and the server reach the
+// core only through interfaces of their own, model is a leaf, and the
+// supervisor knows nothing of the layers above it.
+func TestImportGraph(t *testing.T) {
+	if _, err := exec.LookPath("go"); err != nil {
+		t.Skip("needs the go command")
+	}
+	rules := []struct {
+		pkg       string
+		tests     bool
+		forbidden []string
+	}{
+		{"model", true, []string{"jobs", "jobs/sanitize", "supervisor", "ui", "serve", "vhs"}},
+		{"supervisor", true, []string{"jobs", "jobs/sanitize", "ui", "serve", "vhs"}},
+		{"jobs", false, []string{"ui", "serve", "vhs"}},
+		{"ui", true, []string{"supervisor", "jobs", "serve"}},
+		{"serve", true, []string{"supervisor", "jobs", "ui"}},
+	}
+	for _, r := range rules {
+		got := deps(t, r.pkg, r.tests)
+		for _, f := range r.forbidden {
+			if slices.Contains(got, f) {
+				t.Errorf("%s depends on %s (its deps: %v)", r.pkg, f, got)
+			}
+		}
+	}
+	if got := deps(t, "model", true); len(slices.DeleteFunc(got, func(p string) bool { return p == "model" })) > 0 {
+		t.Errorf("model imports project packages: %v", got)
+	}
+}
