@@ -35,7 +35,9 @@ var (
 
 // Defaults VHS v0.10.0 uses when a tape does not set them (vhs.go).
 const (
+	// DefaultTypingSpeed is the pause after each typed key: 50 ms.
 	DefaultTypingSpeed = 50 * time.Millisecond
+	// DefaultWaitTimeout is how long a Wait step polls: 15 s.
 	DefaultWaitTimeout = 15 * time.Second
 )
 
