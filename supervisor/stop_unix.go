@@ -138,7 +138,6 @@ func (s *sup) requestStop(grace time.Duration) {
 		return
 	case !s.stopping:
 		s.stopping = true
-		s.reported = -1 // report the count during the stop even if unchanged
 		if grace <= 0 {
 			s.startKilling(now)
 			return

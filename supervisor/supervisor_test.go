@@ -639,3 +639,26 @@ func killMarkedArgv(t *testing.T, marker string) {
 		}
 	}
 }
+
+// TestJobdeckDeath: a fake jobdeck starts a job whose tree ignores SIGTERM
+// and has a child in its own session; once it is SIGKILLed, its supervisor
+// sees EOF on the control pipe, stops the tree with the job's grace and
+// exits: helper, supervisor and job are all gone within grace + 2 s.
+func TestJobdeckDeath(t *testing.T) {
+	t.Parallel()
+	const grace = time.Second
+	mark := testSession()
+	f := startFakeJobdeck(t, `bash "$TESTDATA/ignore-term.sh"`, mark, grace)
+	f.waitLine("READY", 10*time.Second)
+	if n := len(marked(mark)); n < 5 { // helper, supervisor, leader, 2 ignorers, …
+		t.Fatalf("only %d processes carry the marker: %v", n, marked(mark))
+	}
+	killedAt := time.Now()
+	f.kill()
+	gone := waitFor(grace+2*time.Second, func() bool { return len(marked(mark)) == 0 })
+	t.Logf("jobdeck SIGKILL -> tree and supervisor gone after %v (grace %v)", time.Since(killedAt), grace)
+	if !gone {
+		t.Errorf("left behind %v after jobdeck's death: %v", time.Since(killedAt), marked(mark))
+		killMarkedArgv(t, mark)
+	}
+}
