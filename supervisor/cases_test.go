@@ -53,8 +53,8 @@ type caseSpec struct {
 	tty   bool
 	needs []string // programs the case needs (python3, node)
 	noJob bool     // check starts the job itself (through a fake jobdeck)
-	ports int // how many consecutive free loopback ports (PROC_CASE_PORT)
-	wait  int // check-leftovers -w
+	ports int      // how many consecutive free loopback ports (PROC_CASE_PORT)
+	wait  int      // check-leftovers -w
 	check func(c *procCase)
 }
 
