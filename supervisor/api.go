@@ -43,7 +43,8 @@ type Config struct {
 	// directory. Empty means jobdeck's working directory. A relative path
 	// is taken relative to jobdeck's working directory.
 	Dir string
-	// Env is the job's whole environment. The supervisor adds the markers
+	// Env is the job's whole environment; nil means jobdeck's own
+	// (os.Environ()), an empty slice an empty one. The supervisor adds the markers
 	// JOBDECK_SESSION=<Session> and JOBDECK_JOB=<Job> (replacing any it
 	// inherited), sets PWD to Dir, and removes BASH_ENV and ENV so that
 	// bash reads no startup file.
@@ -187,8 +188,8 @@ type Handle struct {
 	notes   []string
 
 	ctlMu  sync.Mutex
-	ctl    *os.File // control pipe, write end; nil after Close
-	closed bool
+	ctl    *os.File // control pipe, write end; nil after Close or once the supervisor is gone
+	closed bool     // Close was called
 
 	empty atomic.Bool // EventEmpty was seen
 	gone  atomic.Bool // the event pipe hit EOF

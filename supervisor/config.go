@@ -47,6 +47,9 @@ func normalize(cfg Config) (Config, error) {
 	}
 	c.Dir = abs
 
+	if c.Env == nil {
+		c.Env = os.Environ()
+	}
 	for _, kv := range c.Env {
 		if strings.IndexByte(kv, 0) >= 0 {
 			return c, startErr(ErrBadConfig, fmt.Sprintf("environment entry %q contains a NUL byte; remove it", kv))

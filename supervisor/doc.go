@@ -2,29 +2,69 @@
 // per-job supervisor process, and it is that process.
 //
 // jobdeck runs one supervisor per job: the same binary, started with the
-// hidden argument Arg, in its own process group. The supervisor marks itself
-// a child subreaper (PR_SET_CHILD_SUBREAPER) so that every orphan of the tree
-// comes back to it, and it is the only process that calls wait4 for the
-// tree. It starts the job's leader, bash, in a new session (stdout on a pty
-// or a pipe, stderr on a pipe, stdin /dev/null), inside a cgroup v2 of its
-// own where one is writable. It takes orders on its stdin (the control pipe)
-// and reports events as JSON lines on fd 3 (the event pipe). EOF on the
-// control pipe means jobdeck is gone: the supervisor stops the tree the
-// normal way and exits.
+// hidden argument Arg, in its own process group (so terminal signals never
+// reach it), with stdout and stderr on /dev/null (it never writes to
+// jobdeck's terminal). The supervisor marks itself a child subreaper
+// (PR_SET_CHILD_SUBREAPER) so that every orphan of the tree comes back to
+// it, and it is the only process that calls wait4 for the tree. It starts
+// the job's leader, bash, in a new session (stdout on a pty or a pipe,
+// stderr on a pipe, stdin /dev/null), inside a cgroup v2 of its own where
+// one is writable (CLONE_INTO_CGROUP; found through /proc/self/mountinfo).
+// It takes orders on its stdin (the control pipe) and reports events as
+// JSON lines on fd 3 (the event pipe); protocol.go has the wire format.
+// EOF on the control pipe, or SIGTERM/SIGINT/SIGHUP to the supervisor,
+// means jobdeck is gone: the supervisor stops the tree the normal way
+// (with Config.Grace) and exits.
 //
-// Stopping (DESIGN §3): SIGTERM and SIGCONT to the leader's process group and
-// to every descendant (found by walking /proc/<pid>/task/*/children, each
-// one opened as a pidfd and re-checked as a descendant before it is
-// signalled), each process at most once; the grace period; then SIGKILL
-// (and cgroup.kill) in a loop until wait4 reports that no child is left. A
-// stop completes when the tree is empty, not when the leader exits.
+// Output never passes through the supervisor: jobdeck reads the pty master
+// and the pipes itself, and they reach EOF (EIO for a pty) once no process
+// of the tree holds them.
+//
+// Events, in order: EventExit once, when the leader exits (with how many
+// other processes still run); EventRemaining whenever that number changes
+// after the leader exited or while a stop runs (a last one with 0 precedes
+// EventEmpty when a non-zero number was reported); EventSignalled for each
+// step of a stop; and last either EventEmpty (the tree is empty) or
+// EventLost (the supervisor died; jobdeck then killed the job's cgroup and
+// every process carrying its environment markers). The channel closes after
+// the last event, once the supervisor was reaped.
+//
+// Stopping (DESIGN §3): the tree is opened first (every descendant found by
+// walking /proc/<pid>/task/*/children, opened as a pidfd and re-checked as a
+// descendant), then SIGTERM goes to the leader's process group
+// (pidfd_send_signal with PIDFD_SIGNAL_PROCESS_GROUP, or kill(-pgid) while
+// the leader is unreaped) and to every descendant outside that group; a
+// second sweep 5 ms later catches children that were being created; then
+// SIGCONT to the same processes. Each process gets SIGTERM at most once;
+// processes orphaned during the grace get it too, fresh children of live
+// processes do not (they may be the job's own shutdown helpers). After the
+// grace: SIGKILL to every descendant, the group and the cgroup
+// (cgroup.kill), every 20 ms until wait4 reports ECHILD. A stop completes
+// when the tree is empty, not when the leader exits; zero grace skips
+// SIGTERM.
 //
 // The exit status comes only from wait4 of the leader. The command text is
-// never in any argv: it travels over the control pipe and reaches bash
-// through the environment (or a private temporary file when it is longer
-// than one environment string may be), and bash evals it.
+// never in any argv (so `pkill -f` inside a job hits neither jobdeck nor
+// the supervisor): it travels over the control pipe and reaches bash
+// through the environment, or through a private temporary file when it is
+// longer than one environment string may be (MAX_ARG_STRLEN, 128 KiB), and
+// bash evals it after unsetting the variable. Because bash evals the text,
+// the leader is always bash: a command's signal death shows as exit
+// 128+n, unless the command starts with exec.
+//
+// A pty is in raw output mode (OPOST off) and, by default, not the job's
+// controlling terminal: with one, the kernel sends SIGHUP to the job's
+// background processes when the leader (the session leader) exits, which
+// would break "the leader exited, N processes still run" (Config.Ctty).
 //
 // jobdeck keeps the supervisor's os.Process (pidfd-backed) and never
-// signals a stored pid number. This package knows nothing of jobs tables,
-// screens or MCP.
+// signals a stored pid number; it only waits on it. The supervisor signals
+// only through pidfds it verified, its own unreaped children, or the
+// leader's group while the leader is unreaped. This package knows nothing
+// of jobs tables, screens or MCP.
+//
+// Platforms: everything above is Linux. Other Unixes build and run jobs,
+// but have no subreaper, pidfds, /proc or cgroups: there a stop reaches
+// only the leader's process group while the leader runs, remaining counts
+// are 0, and Handle.Notes says so.
 package supervisor

@@ -198,6 +198,9 @@ func (s *sup) startLeader() (code int, ok bool) {
 			if st, err := readStat(s.leaderPid); err == nil {
 				s.leaderKey = st.key()
 			}
+			// Only the reaper waits; drop os.Process's own copy of the
+			// pidfd (it keeps pidfd above for the group signal).
+			_ = c.Process.Release()
 			break
 		}
 		switch {

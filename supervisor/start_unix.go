@@ -220,6 +220,14 @@ func (h *Handle) readEvents(dec *json.Decoder, evR *os.File) {
 	evR.Close()
 	state, werr := h.proc.Wait()
 	h.gone.Store(true)
+	// Nobody reads the control pipe any more: release it even when the
+	// caller never calls Close.
+	h.ctlMu.Lock()
+	if h.ctl != nil {
+		h.ctl.Close()
+		h.ctl = nil
+	}
+	h.ctlMu.Unlock()
 	if h.empty.Load() {
 		return
 	}
@@ -275,11 +283,13 @@ func (h *Handle) Stop(grace time.Duration) error {
 	}
 	h.ctlMu.Lock()
 	defer h.ctlMu.Unlock()
-	if h.closed {
-		return ErrClosed
-	}
-	if h.empty.Load() {
+	switch {
+	case h.empty.Load():
 		return nil
+	case h.closed:
+		return ErrClosed
+	case h.ctl == nil:
+		return ErrGone
 	}
 	// The supervisor reads its control pipe all the time; the deadline
 	// only guards against a hung supervisor.
@@ -306,7 +316,10 @@ func (h *Handle) Close() error {
 		return nil
 	}
 	h.closed = true
-	h.ctl.Close()
+	if h.ctl != nil {
+		h.ctl.Close()
+		h.ctl = nil
+	}
 	return nil
 }
 

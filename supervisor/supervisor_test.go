@@ -662,3 +662,33 @@ func TestJobdeckDeath(t *testing.T) {
 		killMarkedArgv(t, mark)
 	}
 }
+
+// TestChildListersAgree: the /proc scan used where the kernel has no
+// children files finds the same tree as the children files.
+func TestChildListersAgree(t *testing.T) {
+	t.Parallel()
+	if !childrenFiles() {
+		t.Skip("this kernel has no /proc/<pid>/task/<tid>/children to compare with")
+	}
+	j := startJob(t, Config{Command: `bash "$TESTDATA/escapees.sh"`})
+	j.mustOut("READY", 10*time.Second)
+	// The tree walked from this test process contains the job's supervisor.
+	pids := func(ps []procStat) map[int]bool {
+		m := map[int]bool{}
+		for _, p := range ps {
+			if !p.zombie() {
+				m[p.pid] = true
+			}
+		}
+		return m
+	}
+	var a, b map[int]bool
+	ok := waitFor(5*time.Second, func() bool { // the job's sleep loop forks: retry until both agree
+		a = pids(walkTreeWith(os.Getpid(), childLister(true)))
+		b = pids(walkTreeWith(os.Getpid(), childLister(false)))
+		return fmt.Sprint(a) == fmt.Sprint(b)
+	})
+	if !ok || len(a) < 10 {
+		t.Errorf("children files found %d processes, the /proc scan %d:\n%v\n%v", len(a), len(b), a, b)
+	}
+}

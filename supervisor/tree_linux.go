@@ -5,6 +5,7 @@ import (
 	"errors"
 	"os"
 	"strconv"
+	"sync"
 
 	"golang.org/x/sys/unix"
 )
@@ -59,10 +60,40 @@ func childrenOf(pid int) []int {
 	return out
 }
 
+// childrenFiles reports whether this kernel has
+// /proc/<pid>/task/<tid>/children (CONFIG_PROC_CHILDREN).
+var childrenFiles = sync.OnceValue(func() bool {
+	_, err := os.Stat("/proc/thread-self/children")
+	return err == nil
+})
+
+// childLister returns a function listing the children of a pid: from the
+// children files, or, where the kernel has none, from one scan of every
+// /proc/<pid>/stat (by ppid) made now.
+func childLister(useFiles bool) func(int) []int {
+	if useFiles {
+		return childrenOf
+	}
+	byParent := map[int][]int{}
+	entries, _ := os.ReadDir("/proc")
+	for _, e := range entries {
+		pid, err := strconv.Atoi(e.Name())
+		if err != nil {
+			continue
+		}
+		if st, err := readStat(pid); err == nil {
+			byParent[st.ppid] = append(byParent[st.ppid], pid)
+		}
+	}
+	return func(pid int) []int { return byParent[pid] }
+}
+
 // walkTree lists the descendants of root (not root itself), parents before
 // their children, zombies included. It only reads /proc; use verifiedTree
 // before signalling.
-func walkTree(root int) []procStat {
+func walkTree(root int) []procStat { return walkTreeWith(root, childLister(childrenFiles())) }
+
+func walkTreeWith(root int, childrenOf func(int) []int) []procStat {
 	var out []procStat
 	seen := map[int]bool{root: true}
 	queue := childrenOf(root)
@@ -92,6 +123,7 @@ func walkTree(root int) []procStat {
 // own children are looked at. The caller closes the targets with
 // closeTargets.
 func verifiedTree(root int, directOnly bool) []target {
+	childrenOf := childLister(childrenFiles())
 	var out []target
 	verified := map[int]bool{root: true}
 	queue := childrenOf(root)
