@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 	"regexp"
 	"strings"
+	"sync"
 	"syscall"
 	"testing"
 	"time"
@@ -91,15 +92,12 @@ func (c *procCase) emit(name string, args ...string) string {
 // waitLine waits for a line matching re.
 func (c *procCase) waitLine(re string, d time.Duration) model.Report {
 	c.t.Helper()
-	r, err := c.tb.Status(c.t.Context(), c.id.String(), model.StatusOptions{Wait: d, Until: regexp.MustCompile(re), Lines: 2000})
+	r, err := c.tb.Status(c.t.Context(), c.id.String(), model.StatusOptions{Wait: d, Until: regexp.MustCompile(re), Lines: 2000, HasSince: true})
 	if err != nil {
 		c.t.Fatal(err)
 	}
 	if r.Wait.Reason != model.WaitMatched {
-		// The line may have come before the wait began.
-		if !regexp.MustCompile(re).MatchString(r.Text) {
-			c.t.Fatalf("no line matching %q within %v (%v):\n%s", re, d, r.Wait.Reason, r.Text)
-		}
+		c.t.Fatalf("no line matching %q within %v (%v):\n%s", re, d, r.Wait.Reason, r.Text)
 	}
 	return r
 }
@@ -239,7 +237,8 @@ func TestSharedCases(t *testing.T) {
 			n    int
 		}{{"SEGV", 11}, {"KILL", 9}, {"ABRT", 6}, {"TERM", 15}} {
 			for _, mode := range []string{"", "--via-shell"} {
-				r := c.start(model.Spec{Command: c.script("14-signal-death.sh", sig.name, mode)})
+				c.start(model.Spec{Command: c.script("14-signal-death.sh", sig.name, mode)})
+				r := c.waitDone(10 * time.Second)
 				e := r.Job.Exit
 				if e == nil || e.ShellCode() != 128+sig.n {
 					t.Errorf("%s %s: exit %v, want 128+%d", sig.name, mode, e, sig.n)
@@ -356,7 +355,7 @@ func TestSharedCases(t *testing.T) {
 		c := newProcCase(t, tb, dir)
 		c.start(model.Spec{Command: c.script("23-hostile-escapes.sh")})
 		r := c.waitDone(10 * time.Second)
-		if strings.ContainsAny(r.Text, "\x1b\x07\x9b\x9d\x0e\x00") || !utf8.ValidString(r.Text) {
+		if hasControls(r.Text) || !utf8.ValidString(r.Text) {
 			t.Errorf("escape bytes reach the agent:\n%q", r.Text)
 		}
 		if n := strings.Count(r.Text, c.marker+" ["); n != 39 {
@@ -374,7 +373,7 @@ func TestSharedCases(t *testing.T) {
 		c := newProcCase(t, tb, dir)
 		c.start(model.Spec{Command: c.script("24-bad-bytes.sh")})
 		r := c.waitDone(10 * time.Second)
-		if !utf8.ValidString(r.Text) || strings.ContainsAny(r.Text, "\x00\x1b\x7f") {
+		if !utf8.ValidString(r.Text) || hasControls(r.Text) {
 			t.Errorf("report not clean UTF-8 text:\n%q", r.Text)
 		}
 		wantLines(t, r.Text, "> valid for comparison: café naïve € 😀 日本語", "! invalid on stderr:", c.marker+" DONE", "cut]")
@@ -467,13 +466,19 @@ func runConsoleCrash(t *testing.T, dir, marker string, port int) {
 	marker = fmt.Sprintf("%s-jd%d", marker, os.Getpid())
 	cmd := exec.Command(os.Args[0], "-test.run=^TestConsoleChild$")
 	cmd.Env = append(os.Environ(), consoleEnv+"="+fmt.Sprintf("export PROC_CASE_MARKER=%s PROC_CASE_PORT=%d; bash %s", marker, port, filepath.Join(dir, "34-console-crash.sh")))
-	var out bytes.Buffer
+	var out syncBuffer
 	cmd.Stdout, cmd.Stderr = &out, &out
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
 	}
 	defer func() { _ = cmd.Process.Kill(); _ = cmd.Wait() }()
-	waitFor(t, 20*time.Second, "the console's job to be READY", func() bool { return strings.Contains(out.String(), "CONSOLE READY") })
+	deadline := time.Now().Add(20 * time.Second)
+	for !strings.Contains(out.String(), "CONSOLE READY") {
+		if time.Now().After(deadline) {
+			t.Fatalf("the console's job was not READY within 20 s; console output:\n%s", out.String())
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
 	killed := time.Now()
 	if err := cmd.Process.Kill(); err != nil {
 		t.Fatal(err)
@@ -503,8 +508,37 @@ func TestConsoleChild(t *testing.T) {
 	if _, err := tb.Start(context.Background(), model.Spec{Command: command}); err != nil {
 		t.Fatal(err)
 	}
-	r, _ := tb.Status(context.Background(), "0", model.StatusOptions{Wait: 20 * time.Second, Until: regexp.MustCompile("READY")})
+	r, _ := tb.Status(context.Background(), "0", model.StatusOptions{Wait: 20 * time.Second, Until: regexp.MustCompile("READY"), HasSince: true})
 	fmt.Println(r.Text)
 	fmt.Println("CONSOLE READY")
 	time.Sleep(time.Minute) // until the parent SIGKILLs this process
+}
+
+// hasControls reports whether s holds a byte or rune no reader should get:
+// C0 controls other than tab and newline, DEL, or C1 controls.
+func hasControls(s string) bool {
+	for _, r := range s {
+		if (r < 0x20 && r != '\t' && r != '\n') || (r >= 0x7f && r <= 0x9f) {
+			return true
+		}
+	}
+	return false
+}
+
+// syncBuffer is a bytes.Buffer safe for one writer and one reader.
+type syncBuffer struct {
+	mu sync.Mutex
+	b  bytes.Buffer
+}
+
+func (s *syncBuffer) Write(p []byte) (int, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.Write(p)
+}
+
+func (s *syncBuffer) String() string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.String()
 }

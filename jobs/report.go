@@ -12,13 +12,12 @@ import (
 	"github.com/jobdeck/jobdeck/model"
 )
 
-// wait blocks until the job's leader exits, a line printed after the call
-// (or the open line) matches until, d passes, or ctx ends.
-func (j *job) wait(ctx context.Context, d time.Duration, until *regexp.Regexp) *model.WaitResult {
+// wait blocks until the job's leader exits, a line after cursor (or the
+// open line) matches until, d passes, or ctx ends.
+func (j *job) wait(ctx context.Context, d time.Duration, until *regexp.Regexp, cursor uint64) *model.WaitResult {
 	start := time.Now()
 	timer := time.NewTimer(d)
 	defer timer.Stop()
-	cursor := j.ring.stats().last
 	res := func(r model.WaitReason, m *model.Line) *model.WaitResult {
 		return &model.WaitResult{Reason: r, Waited: time.Since(start), Match: m}
 	}

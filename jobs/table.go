@@ -369,8 +369,8 @@ func (t *Table) Read(id model.JobID, req model.ReadRequest) (model.Page, error) 
 // Status returns the report of the job that sel names (an ID or a name),
 // with its newest lines, or with opts.HasSince the lines after opts.Since.
 // With opts.Wait it first waits until the job's leader exits or, with
-// opts.Until, until a line printed after the call matches; Report.Wait says
-// which happened. Errors wrap ErrNotFound, ErrAmbiguous or ErrBadRequest.
+// opts.Until, until a line matches: a line printed after the call, or with
+// opts.HasSince any line after opts.Since. Report.Wait says which happened. Errors wrap ErrNotFound, ErrAmbiguous or ErrBadRequest.
 func (t *Table) Status(ctx context.Context, sel string, opts model.StatusOptions) (model.Report, error) {
 	j, err := t.lookup(sel)
 	if err != nil {
@@ -394,7 +394,14 @@ func (t *Table) Status(ctx context.Context, sel string, opts model.StatusOptions
 	}
 	var w *model.WaitResult
 	if opts.Wait > 0 {
-		w = j.wait(ctx, opts.Wait, opts.Until)
+		// Until matches lines printed after the call, or with since, the
+		// lines after since: a "ready" that came between two calls of an
+		// agent reading with since is not missed.
+		cursor := j.ring.stats().last
+		if opts.HasSince {
+			cursor = opts.Since
+		}
+		w = j.wait(ctx, opts.Wait, opts.Until, cursor)
 	}
 	return j.report(opts, w, time.Now()), nil
 }

@@ -389,3 +389,19 @@ func TestCloseStopsEverything(t *testing.T) {
 		t.Fatalf("Start after Close: %v", err)
 	}
 }
+
+func TestWaitUntilWithSinceSeesEarlierLines(t *testing.T) {
+	t.Parallel()
+	tb := newTable(t, Options{})
+	start(t, tb, model.Spec{Command: "echo ready; sleep 30"})
+	waitFor(t, 5*time.Second, "the line", func() bool { return snap(t, tb, 0).Lines == 1 })
+	r, _ := tb.Status(t.Context(), "0", model.StatusOptions{Wait: 10 * time.Second, Until: regexp.MustCompile("ready"), HasSince: true})
+	if r.Wait.Reason != model.WaitMatched || r.Wait.Waited > time.Second {
+		t.Fatalf("with since=0 the earlier line matches at once: %+v", r.Wait)
+	}
+	// Negative control: without since, only new lines count.
+	r, _ = tb.Status(t.Context(), "0", model.StatusOptions{Wait: 300 * time.Millisecond, Until: regexp.MustCompile("ready")})
+	if r.Wait.Reason != model.WaitTimeout {
+		t.Fatalf("without since an old line must not match: %+v", r.Wait)
+	}
+}

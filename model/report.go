@@ -27,8 +27,10 @@ type StatusOptions struct {
 	// Wait is how long to wait, at most, for the job to end or for a new
 	// line to match Until; zero means answer at once. At most MaxWait.
 	Wait time.Duration
-	// Until, with Wait, ends the wait as soon as a line printed after the
-	// request started matches it (matched against the line's plain text).
+	// Until, with Wait, ends the wait as soon as a line matches it
+	// (matched against the line's plain text, and the open lines too): a
+	// line printed after the request started, or with HasSince any line
+	// after Since.
 	Until *regexp.Regexp
 }
 
