@@ -26,7 +26,7 @@ func TestEndToEndSIGKILL(t *testing.T) {
 	}
 	mark := marker(t)
 	sigkillServe(t, fmt.Sprintf("export %s; bash %s", mark, script), "crash-tree READY", func(within time.Duration) {
-		if len(processesWith(mark)) == 0 && time.Since(time.Now()) == 0 {
+		if len(processesWith(mark)) == 0 {
 			// processesWith is checked right after the kill: the tree
 			// cannot have gone that fast (the TERM-ignoring child needs
 			// the whole grace), so an empty list means a broken check.
