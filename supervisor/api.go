@@ -74,8 +74,9 @@ type Config struct {
 	// NoCgroup keeps the job out of a cgroup v2 of its own even where one
 	// could be made; stops then rely on the subreaper walk alone.
 	NoCgroup bool
-	// Exe and Args start the supervisor process; empty means
-	// "/proc/self/exe" with []string{Arg}. They never carry the command.
+	// Exe and Args start the supervisor process: an empty Exe means this
+	// binary ("/proc/self/exe" on Linux), empty Args []string{Arg}. They
+	// never carry the command.
 	Exe  string
 	Args []string
 }

@@ -81,9 +81,9 @@ func normalize(cfg Config) (Config, error) {
 	}
 	if c.Exe == "" {
 		c.Exe = defaultExe()
-		if len(c.Args) == 0 {
-			c.Args = []string{Arg}
-		}
+	}
+	if len(c.Args) == 0 {
+		c.Args = []string{Arg}
 	}
 	return c, nil
 }

@@ -204,14 +204,9 @@ func (s *sup) startLeader() (code int, ok bool) {
 			break
 		}
 		switch {
-		case s.cg != nil:
-			// CLONE_INTO_CGROUP can fail where mkdir worked (delegation
-			// rules, "no internal processes"): run without it.
-			s.notes = append(s.notes, fmt.Sprintf("could not start the job in its cgroup (%v); stops rely on the subreaper walk", err))
-			_ = s.cg.remove(time.Second)
-			s.cg = nil
-			continue
 		case cmdFile == "" && errors.Is(err, syscall.E2BIG):
+			// The environment as a whole is over ARG_MAX: move the
+			// command out of it.
 			f, ferr := writeCommandFile(s.req.Command, env)
 			if ferr != nil {
 				return s.fail(failCommand, ferr.Error(), 1), false
@@ -220,6 +215,13 @@ func (s *sup) startLeader() (code int, ok bool) {
 			continue
 		case errors.Is(err, syscall.E2BIG):
 			return s.fail(failCommand, fmt.Sprintf("the job's environment is too large to start a program (%v); remove big variables", err), 1), false
+		case s.cg != nil:
+			// CLONE_INTO_CGROUP can fail where mkdir worked (delegation
+			// rules, "no internal processes"): run without it.
+			s.notes = append(s.notes, fmt.Sprintf("could not start the job in its cgroup (%v); stops rely on the subreaper walk", err))
+			_ = s.cg.remove(time.Second)
+			s.cg = nil
+			continue
 		case errors.Is(err, syscall.ENOENT), errors.Is(err, syscall.EACCES), errors.Is(err, syscall.ENOEXEC):
 			return s.fail(failShell, fmt.Sprintf("cannot run %s: %v", bash, err), 1), false
 		}

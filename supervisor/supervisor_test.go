@@ -3,10 +3,12 @@
 package supervisor
 
 import (
+	"bufio"
 	"errors"
 	"fmt"
 	"net"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"regexp"
 	"strconv"
@@ -201,10 +203,10 @@ func TestEnvironment(t *testing.T) {
 		t.Fatal(err)
 	}
 	env := append(os.Environ(), "BASH_ENV="+rc, "ENV="+rc, EnvSession+"=outer", EnvJob+"=99", "PWD=/nonexistent", "FOO=bar baz")
-	j := startJob(t, Config{Command: `env | sort; echo "pwd=$(pwd)"`, Dir: dir, Env: env, Job: 7})
+	j := startJob(t, Config{Command: `env | sort; echo "pwd=$(pwd)"; read -r -a st < /proc/$$/stat; [ "${st[5]}" = $$ ] && echo own-session`, Dir: dir, Env: env, Job: 7})
 	j.mustDone(10 * time.Second)
 	out := j.out.text()
-	for _, w := range []string{EnvSession + "=" + j.session + "\n", EnvJob + "=7\n", "PWD=" + dir + "\n", "pwd=" + dir + "\n", "FOO=bar baz\n"} {
+	for _, w := range []string{"own-session\n", EnvSession + "=" + j.session + "\n", EnvJob + "=7\n", "PWD=" + dir + "\n", "pwd=" + dir + "\n", "FOO=bar baz\n"} {
 		if !strings.Contains(out, w) {
 			t.Errorf("environment lacks %q:\n%s", w, out)
 		}
@@ -690,5 +692,95 @@ func TestChildListersAgree(t *testing.T) {
 	})
 	if !ok || len(a) < 10 {
 		t.Errorf("children files found %d processes, the /proc scan %d:\n%v\n%v", len(a), len(b), a, b)
+	}
+}
+
+// TestSignalsNotIgnored: jobdeck inherited SIGHUP, SIGINT, SIGQUIT and
+// SIGTERM as ignored (like `nohup jobdeck &`); Hygiene keeps SIG_IGN from
+// reaching the job. Negative control: a job that ignores SIGHUP itself
+// shows it in SigIgn, so the check can see an ignored signal.
+func TestSignalsNotIgnored(t *testing.T) {
+	t.Parallel()
+	exe, err := os.Executable()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		cmd, want string
+	}{
+		{`grep '^SigIgn' /proc/self/status`, "SigIgn:\t0000000000000000"},
+		{`trap '' HUP; grep '^SigIgn' /proc/self/status`, "SigIgn:\t0000000000000001"},
+	} {
+		mark := testSession()
+		cmd := exec.Command("bash", "-c", `trap '' HUP INT QUIT TERM; exec "$0"`, exe)
+		cmd.Env = append(os.Environ(), helperEnv+"=fakejobdeck", "SUPTEST_CMD="+tc.cmd, "SUPTEST_SESSION="+mark)
+		out, err := cmd.StdoutPipe()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := cmd.Start(); err != nil {
+			t.Fatal(err)
+		}
+		sc := bufio.NewScanner(out)
+		var got string
+		for sc.Scan() {
+			if strings.HasPrefix(sc.Text(), "SigIgn:") || strings.HasPrefix(sc.Text(), "HELPER-ERROR") {
+				got = sc.Text()
+				break
+			}
+		}
+		_ = cmd.Process.Kill()
+		_ = cmd.Wait()
+		if got != tc.want {
+			t.Errorf("%s: %q, want %q", tc.cmd, got, tc.want)
+		}
+		assertGone(t, mark, 5*time.Second)
+	}
+}
+
+// TestEnvironmentNearArgMax: when the environment and the command together
+// exceed ARG_MAX (stack limit / 4, execve(2)), the command moves to the
+// private file; when the environment alone does, Start fails clearly.
+func TestEnvironmentNearArgMax(t *testing.T) {
+	t.Parallel()
+	var rl unix.Rlimit
+	if err := unix.Getrlimit(unix.RLIMIT_STACK, &rl); err != nil || rl.Cur == unix.RLIM_INFINITY || rl.Cur > 64<<20 {
+		t.Skip("stack limit unlimited or large: ARG_MAX is not stack/4 here")
+	}
+	argMax := int(rl.Cur / 4)
+	bigEnv := func(total int) []string {
+		env := []string{"PATH=" + os.Getenv("PATH")}
+		for i := 0; total > 0; i++ {
+			n := min(total, 100<<10)
+			env = append(env, fmt.Sprintf("BIG%d=%s", i, strings.Repeat("e", n)))
+			total -= n + 10
+		}
+		return env
+	}
+	// The leader's initial environment (/proc/$$/environ) shows how the
+	// command came.
+	cmd := "x='" + strings.Repeat("c", 100<<10) + "'; echo len=${#x}; tr '\\0' '\\n' < /proc/$$/environ | grep -o '^JOBDECK_COMMAND[A-Z_]*='"
+
+	for _, tc := range []struct {
+		env  int
+		want string
+	}{
+		{argMax - 300<<10, "JOBDECK_COMMAND="},     // all fits: the command stays in the environment
+		{argMax - 60<<10, "JOBDECK_COMMAND_FILE="}, // E2BIG with it: moved to the file
+	} {
+		tmp := t.TempDir()
+		j := startJob(t, Config{Command: cmd, Env: append(bigEnv(tc.env), "TMPDIR="+tmp)})
+		j.mustDone(10 * time.Second)
+		if !strings.Contains(j.out.text(), "len=102400\n"+tc.want+"\n") {
+			t.Errorf("environment of %d bytes: stdout %q stderr %q, want %s", tc.env, tailOf(j.out.text(), 80), j.errOut.text(), tc.want)
+		}
+		if left, _ := os.ReadDir(tmp); len(left) != 0 {
+			t.Errorf("temporary files left: %v", left)
+		}
+	}
+
+	_, err := Start(Config{Command: "true", Dir: t.TempDir(), Env: bigEnv(argMax + 100<<10), Session: testSession()})
+	if !errors.Is(err, ErrBadCommand) || !strings.Contains(err.Error(), "environment is too large") {
+		t.Errorf("Start with an environment over ARG_MAX: %v", err)
 	}
 }
