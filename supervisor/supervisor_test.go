@@ -784,3 +784,49 @@ func TestEnvironmentNearArgMax(t *testing.T) {
 		t.Errorf("Start with an environment over ARG_MAX: %v", err)
 	}
 }
+
+// TestStopWideTree: about 650 processes, 100 in their own sessions and 50
+// orphaned, all gone on SIGTERM well within a second.
+func TestStopWideTree(t *testing.T) {
+	t.Parallel()
+	j := startJob(t, Config{Command: `bash "$TESTDATA/wide-tree.sh"`})
+	j.mustOut("READY", 30*time.Second)
+	if !waitFor(10*time.Second, func() bool { return len(marked(j.session)) >= 640 }) {
+		t.Fatalf("only %d processes started", len(marked(j.session)))
+	}
+	stopAt := time.Now()
+	if err := j.h.Stop(5 * time.Second); err != nil {
+		t.Fatal(err)
+	}
+	empty := j.mustEvent(EventEmpty, 10*time.Second)
+	took := empty.Time.Sub(stopAt)
+	t.Logf("wide tree: Stop -> EventEmpty %v, TERM to %d, KILL to %d", took, j.signalled(syscall.SIGTERM), j.signalled(syscall.SIGKILL))
+	if took > 3*time.Second || j.signalled(syscall.SIGKILL) != 0 {
+		t.Errorf("stop took %v with %d SIGKILLs", took, j.signalled(syscall.SIGKILL))
+	}
+	if n := j.signalled(syscall.SIGTERM); n < 640 {
+		t.Errorf("SIGTERM went to %d processes, want >= 640", n)
+	}
+}
+
+// TestStopHydra: respawners replace every child SIGTERM kills and ignore
+// SIGTERM themselves; SIGKILL after the grace ends them all.
+func TestStopHydra(t *testing.T) {
+	t.Parallel()
+	j := startJob(t, Config{Command: `exec bash "$TESTDATA/hydra.sh"`})
+	j.mustOut("READY", 10*time.Second)
+	const grace = 500 * time.Millisecond
+	stopAt := time.Now()
+	if err := j.h.Stop(grace); err != nil {
+		t.Fatal(err)
+	}
+	empty := j.mustEvent(EventEmpty, 5*time.Second)
+	took := empty.Time.Sub(stopAt)
+	t.Logf("hydra, grace %v: Stop -> EventEmpty %v, TERM to %d, KILL to %d", grace, took, j.signalled(syscall.SIGTERM), j.signalled(syscall.SIGKILL))
+	if took < grace || took > grace+2*time.Second {
+		t.Errorf("stop took %v", took)
+	}
+	if n := j.signalled(syscall.SIGKILL); n < 4 {
+		t.Errorf("SIGKILL went to %d processes, want >= 4 (the respawners and their children)", n)
+	}
+}
