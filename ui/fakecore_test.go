@@ -72,11 +72,17 @@ func (c *fakeCore) emitN(id model.JobID, stream model.Stream, n int, gen func(se
 	j := c.jobs[id]
 	for range n {
 		j.last++
-		if len(j.ring) == j.ringCap {
-			copy(j.ring, j.ring[1:])
-			j.ring = j.ring[:len(j.ring)-1]
-		}
 		j.ring = append(j.ring, model.Line{Seq: j.last, Stream: stream, Text: gen(j.last)})
+	}
+	if over := len(j.ring) - j.ringCap; over > 0 {
+		// Slide the window in place (amortised: the backing array
+		// grows to twice the cap, then the kept lines move down).
+		if cap(j.ring) >= 2*j.ringCap {
+			copy(j.ring, j.ring[over:])
+			j.ring = j.ring[:j.ringCap]
+		} else {
+			j.ring = j.ring[over:]
+		}
 	}
 	c.mu.Unlock()
 	c.publish(model.Event{Kind: model.EventOutput, Job: id})
@@ -142,12 +148,12 @@ func (c *fakeCore) Read(id model.JobID, req model.ReadRequest) (model.Page, erro
 	if req.After+1 < first {
 		p.Dropped = first - (req.After + 1)
 	}
-	var cands []model.Line
-	for _, l := range j.ring {
-		if l.Seq > req.After {
-			cands = append(cands, l)
-		}
+	// The ring is contiguous: lines after the cursor start at an index.
+	start := 0
+	if len(j.ring) > 0 && req.After >= first {
+		start = int(min(req.After-first+1, uint64(len(j.ring))))
 	}
+	cands := j.ring[start:]
 	if req.Limit > 0 && len(cands) > req.Limit {
 		if req.Tail {
 			p.Skipped = uint64(len(cands) - req.Limit)
@@ -157,7 +163,7 @@ func (c *fakeCore) Read(id model.JobID, req model.ReadRequest) (model.Page, erro
 			cands = cands[:req.Limit]
 		}
 	}
-	p.Lines = cands
+	p.Lines = append([]model.Line(nil), cands...)
 	if len(cands) > 0 {
 		p.Next = cands[len(cands)-1].Seq
 	}

@@ -306,3 +306,5 @@ func pad6(n uint64) string {
 	s := itoa(n)
 	return strings.Repeat(" ", max(6-len(s), 0)) + s
 }
+
+func teaSize(w, h int) tea.WindowSizeMsg { return tea.WindowSizeMsg{Width: w, Height: h} }

@@ -35,6 +35,10 @@ type Options struct {
 	// Width and Height set the initial size when Output is not a terminal;
 	// zero leaves it to the terminal.
 	Width, Height int
+
+	// profile forces a colour profile (benchmarks: a headless run
+	// would otherwise strip every colour and skip that work).
+	profile *colorprofile.Profile
 }
 
 // Run runs the console on the terminal (in the alternate screen) until the
@@ -45,11 +49,16 @@ type Options struct {
 func Run(ctx context.Context, core Core, opts Options) error {
 	m := New(ctx, core, opts)
 	defer m.Close()
-	popts := []tea.ProgramOption{tea.WithContext(ctx)}
+	// The renderer flushes at most 30 times a second, like the frames
+	// the model asks for; an unchanged view costs a string comparison.
+	popts := []tea.ProgramOption{tea.WithContext(ctx), tea.WithFPS(30)}
 	if opts.NoColor {
 		// Downsample whatever colour is left (none should be) and keep
 		// bold, reverse and the like, which NO_COLOR allows.
 		popts = append(popts, tea.WithColorProfile(colorprofile.Ascii))
+	}
+	if opts.profile != nil && !opts.NoColor {
+		popts = append(popts, tea.WithColorProfile(*opts.profile))
 	}
 	if opts.Input != nil {
 		popts = append(popts, tea.WithInput(opts.Input))
