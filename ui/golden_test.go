@@ -2,6 +2,7 @@ package ui
 
 import (
 	"fmt"
+	"strings"
 	"testing"
 )
 
@@ -29,4 +30,25 @@ func TestGoldenANSI(t *testing.T) {
 	t.Parallel()
 	h := newHarness(t, fixtureCore(3), 120, 40, Options{})
 	checkGolden(t, "view_120x40_3jobs.ansi.golden", h.m.View().Content+"\n")
+}
+
+// TestColoursAndTint checks the SGR of a pane: the job's own colours are
+// kept, stderr lines carry the "!" mark and the tint (re-opened after the
+// job's resets), and the dropped marker is styled.
+func TestColoursAndTint(t *testing.T) {
+	t.Parallel()
+	h := newHarness(t, fixtureCore(1), 120, 40, Options{})
+	v := h.m.View().Content
+	st := h.m.st
+	want := []string{
+		"\x1b[32m\x1b[1mVITE\x1b[22m v5.0.0\x1b[39m", // the job's colours, normalised by sanitize
+		st.paint.errMark + " " + st.paint.errOpen + "(!) \x1b[33mwarning:\x1b[39m",
+		"\x1b[31mECONNREFUSED\x1b[m" + st.paint.errOpen + " 127.0.0.1:5432",
+		st.paint.droppedOpen + "[… 1234 lines dropped]",
+	}
+	for _, w := range want {
+		if !strings.Contains(v, w) {
+			t.Errorf("view lacks %q", w)
+		}
+	}
 }

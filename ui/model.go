@@ -280,28 +280,10 @@ func (m *Model) render() string {
 	}
 	l := m.layout()
 	rows := make([]string, m.height)
-	for i := range rows {
-		rows[i] = ""
-	}
-	place := func(r rect, lines []string) {
-		for i, s := range lines {
-			if i < r.h && r.y+i < len(rows) {
-				rows[r.y+i] += s
-			}
-		}
-	}
-	// Rects are placed left to right within each row band, so appending
-	// in x order builds each row.
-	var parts []struct {
-		r     rect
-		lines []string
-	}
-	add := func(r rect, lines []string) {
-		parts = append(parts, struct {
-			r     rect
-			lines []string
-		}{r, lines})
-	}
+	// Each part is a rect's rows; placing the parts in x order builds
+	// every screen row left to right.
+	var parts []placed
+	add := func(r rect, lines []string) { parts = append(parts, placed{r, lines}) }
 	if l.list.w > 0 && l.list.h > 0 {
 		add(l.list, m.renderList(l.list))
 	}
@@ -324,16 +306,21 @@ func (m *Model) render() string {
 		}
 	}
 	add(l.footer, m.renderFooter(l.footer.w, l.footer.h))
-	slices.SortStableFunc(parts, func(a, b struct {
-		r     rect
-		lines []string
-	}) int {
-		return cmp.Compare(a.r.x, b.r.x)
-	})
+	slices.SortStableFunc(parts, func(a, b placed) int { return cmp.Compare(a.r.x, b.r.x) })
 	for _, p := range parts {
-		place(p.r, p.lines)
+		for i, s := range p.lines {
+			if i < p.r.h && p.r.y+i < len(rows) {
+				rows[p.r.y+i] += s
+			}
+		}
 	}
 	return strings.Join(rows, "\n")
+}
+
+// placed is a part of the screen: the rows drawn for a rect.
+type placed struct {
+	r     rect
+	lines []string
 }
 
 // renderTooSmall is the plain message shown below the minimum size.

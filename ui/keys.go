@@ -1,0 +1,318 @@
+package ui
+
+import (
+	"charm.land/bubbles/v2/key"
+	tea "charm.land/bubbletea/v2"
+
+	"github.com/jobdeck/jobdeck/model"
+)
+
+// onKey handles a key press: first the dialog that is open (confirm,
+// palette, overlay), else the console's own keys.
+func (m *Model) onKey(msg tea.KeyPressMsg) tea.Cmd {
+	if m.quitting {
+		// Stopping every job before quitting: Quit again leaves at once
+		// (the caller still stops the jobs).
+		if key.Matches(msg, m.keys.Quit) {
+			return tea.Quit
+		}
+		return nil
+	}
+	m.message, m.msgErr = "", false
+	switch {
+	case m.confirm != nil:
+		return m.onConfirmKey(msg)
+	case m.palette != nil:
+		return m.onPaletteKey(msg)
+	case m.overlay != nil:
+		m.onOverlayKey(msg)
+		return nil
+	}
+	k := m.keys
+	switch {
+	case key.Matches(msg, k.Quit):
+		return m.requestQuit()
+	case key.Matches(msg, k.Up):
+		m.moveSelection(-1)
+	case key.Matches(msg, k.Down):
+		m.moveSelection(+1)
+	case key.Matches(msg, k.NextPane):
+		m.cycleFocus(+1)
+	case key.Matches(msg, k.PrevPane):
+		m.cycleFocus(-1)
+	case key.Matches(msg, k.Pane):
+		if n, ok := k.paneNumber(msg.String()); ok {
+			m.focusPane(n)
+		}
+	case key.Matches(msg, k.PageUp):
+		m.scrollFocused(scrollPageUp)
+	case key.Matches(msg, k.PageDown):
+		m.scrollFocused(scrollPageDown)
+	case key.Matches(msg, k.Top):
+		m.scrollFocused(scrollTop)
+	case key.Matches(msg, k.Bottom):
+		m.scrollFocused(scrollBottom)
+	case key.Matches(msg, k.Zoom):
+		if m.hasCurrent {
+			m.zoomed = !m.zoomed
+		}
+	case key.Matches(msg, k.Kill):
+		m.askKill()
+	case key.Matches(msg, k.Palette):
+		first := msg.Text
+		if first == "" {
+			first = msg.String()
+		}
+		m.palette = newPalette(first, m.history, m.st)
+		m.palette.setWidth(m.width)
+	case key.Matches(msg, k.Help):
+		m.help.ShowAll = !m.help.ShowAll
+	}
+	return nil
+}
+
+// onConfirmKey answers the open confirm dialog: Yes does it, any other key
+// cancels.
+func (m *Model) onConfirmKey(msg tea.KeyPressMsg) tea.Cmd {
+	c := m.confirm
+	m.confirm = nil
+	if !key.Matches(msg, m.keys.Yes) {
+		return nil
+	}
+	switch c.kind {
+	case confirmKill:
+		return m.kill(c.job)
+	case confirmQuit:
+		return m.stopAllAndQuit()
+	}
+	return nil
+}
+
+// onPaletteKey feeds the palette and acts on what it returns.
+func (m *Model) onPaletteKey(msg tea.KeyPressMsg) tea.Cmd {
+	act, cmd := m.palette.Update(msg, m.keys, m.jobs)
+	switch act {
+	case paletteClose:
+		m.palette = nil
+	case paletteSubmit:
+		return m.submit(m.palette.value())
+	}
+	return cmd
+}
+
+// submit runs a palette line. Mistakes found here (unknown command,
+// missing argument, no such job) show inline and keep the text.
+func (m *Model) submit(line string) tea.Cmd {
+	p := m.palette
+	if n := len(m.history); n == 0 || m.history[n-1] != line {
+		m.history = append(m.history, line)
+	}
+	p.history, p.histPos = m.history, len(m.history)
+	pc, err := parseCommand(line)
+	if err != nil {
+		p.err = err.Error()
+		return nil
+	}
+	switch pc.cmd.name {
+	case "background":
+		p.busy = "starting " + model.OneLine(pc.arg, 60) + " …"
+		return startCmd(m.ctx, m.core, []string{pc.arg}, true)
+	case "job-kill", "job-status":
+		id, err := m.core.Resolve(pc.arg)
+		if err != nil {
+			p.err = pc.cmd.name + ": " + err.Error()
+			return nil
+		}
+		m.palette = nil
+		if pc.cmd.name == "job-status" {
+			return statusCmd(m.ctx, m.core, id.String())
+		}
+		return m.kill(id)
+	case "help":
+		m.palette = nil
+		m.overlay = m.helpOverlay()
+	case "quit":
+		m.palette = nil
+		return m.requestQuit()
+	}
+	return nil
+}
+
+// onOverlayKey scrolls or closes the overlay.
+func (m *Model) onOverlayKey(msg tea.KeyPressMsg) {
+	k, o := m.keys, m.overlay
+	rows := max(m.layout().panes.h-2, 1)
+	switch {
+	case key.Matches(msg, k.Close, k.Submit, k.Quit):
+		m.overlay = nil
+	case key.Matches(msg, k.PageUp):
+		o.scroll(-max(rows-1, 1), rows)
+	case key.Matches(msg, k.PageDown):
+		o.scroll(max(rows-1, 1), rows)
+	case key.Matches(msg, k.Up, k.HistoryPrev):
+		o.scroll(-1, rows)
+	case key.Matches(msg, k.Down, k.HistoryNext):
+		o.scroll(1, rows)
+	case key.Matches(msg, k.Top):
+		o.scroll(-len(o.lines), rows)
+	case key.Matches(msg, k.Bottom):
+		o.scroll(len(o.lines), rows)
+	}
+}
+
+// askKill asks before stopping the selected job.
+func (m *Model) askKill() {
+	if !m.hasCurrent {
+		m.setMessage("no job selected: start one with /background <command>", true)
+		return
+	}
+	s, ok := m.snapshot(m.current)
+	switch {
+	case !ok:
+		return
+	case m.stopping[s.ID]:
+		m.setMessage("already stopping job "+s.ID.String(), false)
+	case !s.Live():
+		m.setMessage("job "+s.Label()+" is over ("+s.Status()+"); nothing to stop", false)
+	default:
+		m.confirm = &confirm{
+			kind:     confirmKill,
+			job:      s.ID,
+			question: "kill job " + s.ID.String() + " (" + model.OneLine(s.Command, 40) + ") and everything it started? y/n",
+		}
+	}
+}
+
+// kill stops a job in the background; the status line says "stopping…"
+// until Kill returns.
+func (m *Model) kill(id model.JobID) tea.Cmd {
+	if m.stopping[id] {
+		return nil
+	}
+	m.stopping[id] = true
+	return killCmd(m.ctx, m.core, id)
+}
+
+// requestQuit quits at once when no job is live, else asks first.
+func (m *Model) requestQuit() tea.Cmd {
+	n := m.liveCount()
+	if n == 0 && len(m.stopping) == 0 {
+		return tea.Quit
+	}
+	m.confirm = &confirm{
+		kind:     confirmQuit,
+		question: "stop " + plural(max(n, len(m.stopping)), "running job") + " and quit? y/n",
+	}
+	return nil
+}
+
+// stopAllAndQuit stops every live job in parallel and quits when the last
+// kill returns.
+func (m *Model) stopAllAndQuit() tea.Cmd {
+	m.quitting = true
+	var cmds []tea.Cmd
+	for _, s := range m.jobs {
+		if s.Live() {
+			cmds = append(cmds, m.kill(s.ID))
+		}
+	}
+	if len(m.stopping) == 0 {
+		return tea.Quit
+	}
+	return tea.Batch(cmds...)
+}
+
+// moveSelection moves the selection d rows in the list.
+func (m *Model) moveSelection(d int) {
+	if len(m.jobs) == 0 {
+		return
+	}
+	i := clamp(m.currentIndex()+d, 0, len(m.jobs)-1)
+	m.current, m.hasCurrent = m.jobs[i].ID, true
+}
+
+// cycleFocus moves the focus d panes on, wrapping around.
+func (m *Model) cycleFocus(d int) {
+	shown := m.paneJobs()
+	if len(shown) == 0 {
+		return
+	}
+	i := 0
+	for j, s := range shown {
+		if m.hasCurrent && s.ID == m.current {
+			i = (j + d + len(shown)) % len(shown)
+			break
+		}
+	}
+	m.current, m.hasCurrent = shown[i].ID, true
+}
+
+// focusPane focuses pane n (0-based) when it exists.
+func (m *Model) focusPane(n int) {
+	if shown := m.paneJobs(); n < len(shown) {
+		m.current, m.hasCurrent = shown[n].ID, true
+	}
+}
+
+// scrollKind is a scroll of the focused pane.
+type scrollKind uint8
+
+const (
+	scrollPageUp scrollKind = iota
+	scrollPageDown
+	scrollTop
+	scrollBottom
+)
+
+// scrollFocused scrolls the focused pane. Scrolling up pauses following
+// (the pane keeps the seq of its top line); Bottom, or paging down past the
+// newest line, follows again.
+func (m *Model) scrollFocused(k scrollKind) {
+	if !m.hasCurrent {
+		return
+	}
+	id := m.current
+	if k == scrollBottom {
+		delete(m.scroll, id)
+		return
+	}
+	rows := m.focusedRows()
+	s, ok := m.core.Snapshot(id)
+	if !ok || rows <= 0 || s.Lines == 0 {
+		return
+	}
+	first := max(s.FirstSeq, 1)
+	last := s.Lines
+	if last-first+1 <= uint64(rows) {
+		return // everything fits: nothing to scroll
+	}
+	bottomTop := last - uint64(rows) + 1
+	step := uint64(max(rows-1, 1))
+	top, paused := m.scroll[id]
+	if paused {
+		top = max(top, first)
+	}
+	switch k {
+	case scrollPageUp:
+		if !paused {
+			top = bottomTop
+		}
+		if top > first+step {
+			top -= step
+		} else {
+			top = first
+		}
+		m.scroll[id] = top
+	case scrollPageDown:
+		if !paused {
+			return
+		}
+		if top+step >= bottomTop {
+			delete(m.scroll, id)
+		} else {
+			m.scroll[id] = top + step
+		}
+	case scrollTop:
+		m.scroll[id] = first
+	}
+}
