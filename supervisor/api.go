@@ -170,6 +170,7 @@ type StartError struct {
 	Err error
 }
 
+// Error returns "start failed: " and the Reason.
 func (e *StartError) Error() string { return "start failed: " + e.Reason }
 
 // Unwrap returns the sentinel error (ErrBadDir, ErrNoShell, …).

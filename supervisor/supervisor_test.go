@@ -674,7 +674,8 @@ func TestChildListersAgree(t *testing.T) {
 	}
 	j := startJob(t, Config{Command: `bash "$TESTDATA/escapees.sh"`})
 	j.mustOut("READY", 10*time.Second)
-	// The tree walked from this test process contains the job's supervisor.
+	// Walk from the job's supervisor (other parallel tests churn elsewhere).
+	root := j.h.proc.Pid
 	pids := func(ps []procStat) map[int]bool {
 		m := map[int]bool{}
 		for _, p := range ps {
@@ -686,8 +687,8 @@ func TestChildListersAgree(t *testing.T) {
 	}
 	var a, b map[int]bool
 	ok := waitFor(5*time.Second, func() bool { // the job's sleep loop forks: retry until both agree
-		a = pids(walkTreeWith(os.Getpid(), childLister(true)))
-		b = pids(walkTreeWith(os.Getpid(), childLister(false)))
+		a = pids(walkTreeWith(root, childLister(true)))
+		b = pids(walkTreeWith(root, childLister(false)))
 		return fmt.Sprint(a) == fmt.Sprint(b)
 	})
 	if !ok || len(a) < 10 {
