@@ -111,7 +111,7 @@ func runCase(t *testing.T, dir, script, num string, spec caseSpec) {
 	if spec.wait == 0 {
 		spec.wait = 3
 	}
-	env := append(os.Environ(), "PROC_CASE_MARKER="+c.marker, "PROC_CASE_LIFE=20")
+	env := append(os.Environ(), "LC_ALL=C", "PROC_CASE_MARKER="+c.marker, "PROC_CASE_LIFE=20")
 	var ports []int
 	if spec.ports > 0 {
 		// Not the cases' default ports: other runs on this machine may

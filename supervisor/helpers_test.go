@@ -165,7 +165,8 @@ func tryStartJob(t *testing.T, cfg Config) (*testJob, error) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		cfg.Env = append(os.Environ(), "TEST_MARK="+cfg.Session, "TESTDATA="+testdataDir(t), "SUPTEST_EXE="+exe)
+		// LC_ALL=C: the tests match bash's and coreutils' English messages.
+		cfg.Env = append(os.Environ(), "LC_ALL=C", "TEST_MARK="+cfg.Session, "TESTDATA="+testdataDir(t), "SUPTEST_EXE="+exe)
 	}
 	began := time.Now()
 	h, err := Start(cfg)

@@ -287,7 +287,7 @@ func TestCommandBytesSurvive(t *testing.T) {
 // word of it hits neither the leader, the supervisor nor this process.
 func TestPkillInsideJob(t *testing.T) {
 	t.Parallel()
-	if _, err := os.Stat("/usr/bin/pkill"); err != nil {
+	if _, err := exec.LookPath("pkill"); err != nil {
 		t.Skip("pkill (procps) is not installed")
 	}
 	word := "pkm" + testSession()
