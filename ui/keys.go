@@ -116,7 +116,7 @@ func (m *Model) submit(line string) tea.Cmd {
 	switch pc.cmd.name {
 	case "background":
 		p.busy = "starting " + model.OneLine(pc.arg, 60) + " …"
-		return startCmd(m.ctx, m.core, []string{pc.arg}, true)
+		return startCmd(m.ctx, m.core, []string{pc.arg}, p)
 	case "job-kill", "job-status":
 		id, err := m.core.Resolve(pc.arg)
 		if err != nil {

@@ -24,7 +24,9 @@ type (
 	startedMsg struct {
 		reports     []model.Report
 		errs        []error
-		fromPalette bool
+		// from is the palette that asked (nil for launch commands); its
+		// result goes inline only while that palette is still open.
+		from *palette
 	}
 	// killedMsg: Kill returned.
 	killedMsg struct {
@@ -42,10 +44,10 @@ type (
 
 // startCmd starts commands in order, one after the other, so their IDs
 // follow the order given.
-func startCmd(ctx context.Context, core Core, commands []string, fromPalette bool) tea.Cmd {
+func startCmd(ctx context.Context, core Core, commands []string, from *palette) tea.Cmd {
 	commands = append([]string(nil), commands...)
 	return func() tea.Msg {
-		msg := startedMsg{fromPalette: fromPalette}
+		msg := startedMsg{from: from}
 		for _, c := range commands {
 			if strings.TrimSpace(c) == "" {
 				continue

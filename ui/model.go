@@ -130,7 +130,7 @@ func (m *Model) Init() tea.Cmd {
 	}
 	cmds := []tea.Cmd{m.armWait(), m.ensureClock()}
 	if len(m.initial) > 0 {
-		cmds = append(cmds, startCmd(m.ctx, m.core, m.initial, false))
+		cmds = append(cmds, startCmd(m.ctx, m.core, m.initial, nil))
 		m.initial = nil
 	}
 	return tea.Batch(cmds...)

@@ -140,13 +140,13 @@ func (m *Model) onStarted(msg startedMsg) tea.Cmd {
 			firstErr = cmpErr(firstErr, err)
 			continue
 		}
-		if !started || msg.fromPalette {
+		if !started || msg.from != nil {
 			m.current, m.hasCurrent = r.Job.ID, true
 		}
 		started = true
 		m.setMessage(r.Job.Header(m.now()), false)
 	}
-	if msg.fromPalette && m.palette != nil {
+	if msg.from != nil && m.palette == msg.from {
 		m.palette.busy = ""
 		if firstErr != nil {
 			m.palette.err = firstErr.Error()
