@@ -22,8 +22,8 @@ type (
 	clockMsg struct{}
 	// startedMsg: Start returned, for each command given.
 	startedMsg struct {
-		reports     []model.Report
-		errs        []error
+		reports []model.Report
+		errs    []error
 		// from is the palette that asked (nil for launch commands); its
 		// result goes inline only while that palette is still open.
 		from *palette
