@@ -146,9 +146,10 @@ type Snapshot struct {
 	Started, Ended time.Time
 	// Exit is set once the leader has exited.
 	Exit *Exit
-	// Remaining counts processes of the tree still running, as last
-	// reported by the supervisor: after the leader exited, and during a
-	// stop. Zero once the tree is empty.
+	// Remaining counts the processes the leader left running, as last
+	// reported by the supervisor: each one counts with whatever it started
+	// (a background loop and its current sleep count as 1). Zero once the
+	// tree is empty.
 	Remaining int
 	// Done reports that the tree is empty and all output was read.
 	Done bool

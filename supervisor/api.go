@@ -129,7 +129,7 @@ type Event struct {
 	Kind      EventKind
 	Time      time.Time  // when the supervisor saw it happen
 	Exit      model.Exit // EventExit
-	Remaining int        // EventRemaining, EventExit: processes still running (leader excluded)
+	Remaining int        // EventRemaining, EventExit: processes left running besides the leader, each counted with what it started
 	Signal    int        // EventSignalled
 	Count     int        // EventSignalled
 	Err       string     // EventLost

@@ -32,13 +32,28 @@ const maxArgStrlen = 131072
 // exported shell functions named eval, unset or read out of the wrapper;
 // the inner `unset` runs inside eval, after the text was expanded, so the
 // user's command does not see the variable either.
+//
+// The wrapper also traps SIGTERM, SIGINT and SIGHUP so that it does not die
+// before the command it runs: with a trap set, bash waits for the running
+// command to end before it runs the trap (bash(1), SIGNALS), and the trap
+// then ends the wrapper the way that command ended: re-raising the signal
+// when the command died of SIGHUP, SIGINT or SIGTERM (bash's $? is 128+n),
+// exiting with its status otherwise. So a command that ignores SIGTERM
+// keeps the job alive until SIGKILL ("killed by SIGKILL"), one that shuts
+// down gracefully reports its own exit code, and a command killed by
+// SIGTERM reports "killed by SIGTERM". Traps are not inherited by the
+// command's subshells or by programs it runs.
+const wrapperTrap = `builtin trap '__jobdeck_s=$?; builtin trap - TERM INT HUP; ` +
+	`case $__jobdeck_s in 129|130|143) builtin kill -n $((__jobdeck_s - 128)) $$;; esac; ` +
+	`builtin exit $__jobdeck_s' TERM INT HUP; `
+
 const (
 	// wrapperEnv evals $JOBDECK_COMMAND.
-	wrapperEnv = `builtin eval "builtin unset ` + envCommand + `; $` + envCommand + `"`
+	wrapperEnv = wrapperTrap + `builtin eval "builtin unset ` + envCommand + `; $` + envCommand + `"`
 	// wrapperFile reads the command from the file $JOBDECK_COMMAND_FILE
 	// (read -d '' reads to EOF, keeping every byte), removes the file's
 	// private directory, and evals the text.
-	wrapperFile = `IFS= builtin read -r -d '' __jobdeck_c < "$` + envCommandFile + `"; ` +
+	wrapperFile = wrapperTrap + `IFS= builtin read -r -d '' __jobdeck_c < "$` + envCommandFile + `"; ` +
 		`command rm -rf -- "${` + envCommandFile + `%/*}" 2>/dev/null; ` +
 		`builtin unset ` + envCommandFile + `; ` +
 		`builtin eval "builtin unset __jobdeck_c; $__jobdeck_c"`

@@ -184,12 +184,29 @@ func (s *sup) termPhase() {
 			n++
 		}
 	}
+	termedPid := make(map[int]bool, len(targets))
+	for _, t := range targets {
+		if s.termed[t.key()] {
+			termedPid[t.pid] = true
+		}
+	}
 	closeTargets(targets)
 	time.Sleep(sweepGap)
+	// The second sweep is for processes that were being created by a
+	// process the first one missed. It leaves alone what the first
+	// SIGTERM's handlers start: new members of the leader's group (the
+	// kernel delivers a group signal to children still being forked, so
+	// those were created after it) and new children of processes that were
+	// sent SIGTERM (shutdown helpers, like a cleanup sleep in a trap). If
+	// such a parent dies instead, its children come back to the
+	// supervisor and the orphan sweep sends them SIGTERM.
 	targets = verifiedTree(s.self, false)
 	for _, t := range targets {
 		k := t.key()
-		if !s.termed[k] && t.signal(syscall.SIGTERM) == nil {
+		if s.termed[k] || termedPid[t.ppid] || (groupErr == nil && t.pgid == s.leaderPgid) {
+			continue
+		}
+		if t.signal(syscall.SIGTERM) == nil {
 			s.termed[k] = true
 			n++
 		}
@@ -315,10 +332,16 @@ func (s *sup) recount(now time.Time) {
 
 // countRunning counts the tree's processes that have not exited, the
 // leader excluded.
+//
+// A process counts with everything it started: what is counted are the
+// supervisor's own children other than the leader, that is the processes
+// the leader (or a process that exited since) left behind, each of which
+// came back to the subreaper. `(while :; do echo tick; sleep 1; done) &
+// exit 0` leaves 1 running, not 1 plus whichever sleep is current.
 func (s *sup) countRunning() int {
 	n := 0
 	for _, p := range walkTree(s.self) {
-		if !p.zombie() && p.key() != s.leaderKey {
+		if !p.zombie() && p.key() != s.leaderKey && p.ppid == s.self {
 			n++
 		}
 	}
