@@ -275,7 +275,7 @@ func (r *ring) reserve(n int) int64 {
 		for size < n {
 			size *= 2
 		}
-		r.arena = make([]byte, size)
+		r.arena = newArena(size)
 	}
 	for {
 		start := r.fit(n)
@@ -322,7 +322,7 @@ func (r *ring) fit(n int) int64 {
 func (r *ring) relocate(size int) {
 	oldest := r.oldestAbs()
 	span := int(r.head - oldest)
-	na := make([]byte, size)
+	na := newArena(size)
 	if span > 0 {
 		osize := int64(len(r.arena))
 		from := int(oldest % osize)
@@ -337,7 +337,20 @@ func (r *ring) relocate(size int) {
 	for i := 0; i < r.runs.len(); i++ {
 		r.runs.at(i).abs -= oldest
 	}
+	freeArena(r.arena)
 	r.arena, r.head = na, int64(span)
+}
+
+// free returns the ring's memory; the ring keeps its totals and reads as
+// empty afterwards (every line counts as dropped).
+func (r *ring) free() {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	freeArena(r.arena)
+	r.arena, r.head = nil, 0
+	r.entries.clear()
+	r.runs.clear()
+	r.held = 0
 }
 
 // compact shrinks the arena to what the held lines need; used when a job
@@ -351,11 +364,13 @@ func (r *ring) compact() {
 	r.materialize()
 	span := int(r.head - r.oldestAbs())
 	if span == 0 {
+		freeArena(r.arena)
 		r.arena, r.head = nil, 0
 		r.entries.clear()
 		return
 	}
-	if span < len(r.arena) {
+	// Only worth a copy when it frees at least half the arena.
+	if span <= len(r.arena)/2 {
 		r.relocate(span)
 	}
 }

@@ -489,6 +489,7 @@ func (t *Table) finished() {
 			t.jobs = slices.DeleteFunc(t.jobs, func(x *job) bool { return x == j })
 			removed = append(removed, j.id)
 			t.dropped++
+			j.ring.free()
 		}
 	}
 	t.mu.Unlock()
