@@ -67,7 +67,7 @@ func runHeadless(c *fakeCore, w, h int, out io.Writer) (stop func() error) {
 	go func() {
 		errc <- Run(ctx, c, Options{
 			KeyMap: testKeys(), Input: in, Output: out,
-			Width: w, Height: h, profile: &profile,
+			Width: w, Height: h, ColorProfile: &profile,
 		})
 	}()
 	return func() error {

@@ -36,9 +36,10 @@ type Options struct {
 	// zero leaves it to the terminal.
 	Width, Height int
 
-	// profile forces a colour profile (benchmarks: a headless run
-	// would otherwise strip every colour and skip that work).
-	profile *colorprofile.Profile
+	// ColorProfile, when set, forces a colour profile (benchmarks: a
+	// headless run would otherwise strip every colour and skip that work).
+	// NoColor wins over it.
+	ColorProfile *colorprofile.Profile
 }
 
 // Run runs the console on the terminal (in the alternate screen) until the
@@ -57,8 +58,8 @@ func Run(ctx context.Context, core Core, opts Options) error {
 		// bold, reverse and the like, which NO_COLOR allows.
 		popts = append(popts, tea.WithColorProfile(colorprofile.Ascii))
 	}
-	if opts.profile != nil && !opts.NoColor {
-		popts = append(popts, tea.WithColorProfile(*opts.profile))
+	if opts.ColorProfile != nil && !opts.NoColor {
+		popts = append(popts, tea.WithColorProfile(*opts.ColorProfile))
 	}
 	if opts.Input != nil {
 		popts = append(popts, tea.WithInput(opts.Input))
