@@ -26,21 +26,32 @@ func fixedNow() time.Time { return t0.Add(75 * time.Second) }
 
 // testKeys mirrors the default bindings of the root keymap.go.
 func testKeys() KeyMap {
-	b := func(help string, keys ...string) key.Binding {
-		return key.NewBinding(key.WithKeys(keys...), key.WithHelp(keys[0], help))
-	}
+	// The same bindings and help texts as the root keymap.go's
+	// defaultKeyMap (package ui cannot import package main), so that the
+	// goldens show the footer a user sees.
 	return KeyMap{
-		Up: b("select up", "up", "k"), Down: b("select down", "down", "j"),
-		NextPane: b("next pane", "tab"), PrevPane: b("previous pane", "shift+tab"),
-		Pane:   key.NewBinding(key.WithKeys("1", "2", "3", "4", "5", "6", "7", "8"), key.WithHelp("1–8", "focus pane")),
-		PageUp: b("scroll up", "pgup"), PageDown: b("scroll down", "pgdown"),
-		Top: b("oldest line", "home"), Bottom: b("follow", "end"),
-		Zoom: b("zoom pane", "z"), Kill: b("kill job", "x"),
-		Palette: b("commands", "/", ":"), Help: b("more keys", "?"),
-		Quit: b("quit", "q", "ctrl+c"),
-		Yes:  b("yes", "y", "Y"), No: b("no", "n", "N", "esc"),
-		Submit: b("run", "enter"), Close: b("close", "esc"), Complete: b("complete", "tab"),
-		HistoryPrev: b("older", "up"), HistoryNext: b("newer", "down"),
+		Up:       key.NewBinding(key.WithKeys("up", "k"), key.WithHelp("↑/k", "up")),
+		Down:     key.NewBinding(key.WithKeys("down", "j"), key.WithHelp("↓/j", "down")),
+		NextPane: key.NewBinding(key.WithKeys("tab"), key.WithHelp("tab", "focus")),
+		PrevPane: key.NewBinding(key.WithKeys("shift+tab"), key.WithHelp("shift+tab", "focus back")),
+		Pane:     key.NewBinding(key.WithKeys("1", "2", "3", "4", "5", "6", "7", "8"), key.WithHelp("1–8", "focus pane N")),
+		PageUp:   key.NewBinding(key.WithKeys("pgup"), key.WithHelp("pgup", "scroll up, pause")),
+		PageDown: key.NewBinding(key.WithKeys("pgdown"), key.WithHelp("pgdn", "scroll down")),
+		Top:      key.NewBinding(key.WithKeys("home"), key.WithHelp("home", "oldest line")),
+		Bottom:   key.NewBinding(key.WithKeys("end"), key.WithHelp("end", "follow")),
+		Zoom:     key.NewBinding(key.WithKeys("z"), key.WithHelp("z", "zoom")),
+		Kill:     key.NewBinding(key.WithKeys("x"), key.WithHelp("x", "kill")),
+		Palette:  key.NewBinding(key.WithKeys("/", ":"), key.WithHelp("/", "commands")),
+		Help:     key.NewBinding(key.WithKeys("?"), key.WithHelp("?", "help")),
+		Quit:     key.NewBinding(key.WithKeys("q", "ctrl+c"), key.WithHelp("q", "quit")),
+
+		Yes:         key.NewBinding(key.WithKeys("y", "Y"), key.WithHelp("y", "yes")),
+		No:          key.NewBinding(key.WithKeys("n", "N", "esc"), key.WithHelp("n", "no")),
+		Submit:      key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "run")),
+		Close:       key.NewBinding(key.WithKeys("esc"), key.WithHelp("esc", "close")),
+		Complete:    key.NewBinding(key.WithKeys("tab"), key.WithHelp("tab", "complete")),
+		HistoryPrev: key.NewBinding(key.WithKeys("up"), key.WithHelp("↑", "older command")),
+		HistoryNext: key.NewBinding(key.WithKeys("down"), key.WithHelp("↓", "newer command")),
 	}
 }
 
