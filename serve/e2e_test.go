@@ -162,13 +162,19 @@ func TestEndToEndEOFStopsJobs(t *testing.T) {
 	commands := []string{
 		mark + " sleep 100",
 		"export " + mark + "; trap '' TERM; sleep 100",             // ignores SIGTERM
-		"export " + mark + "; (setsid sleep 100 &); sleep 100",     // a setsid'd daemon
 		"export " + mark + "; (sleep 100 &) ; echo forked; exit 0", // leader exits, child stays
+	}
+	want := 3 // processes carrying the marker: one sleep per command
+	if _, err := exec.LookPath("setsid"); err == nil {
+		commands = append(commands, "export "+mark+"; (setsid sleep 100 &); sleep 100") // a setsid'd daemon
+		want += 2
+	} else {
+		t.Log("setsid (util-linux) is not installed: no setsid'd daemon in this run")
 	}
 	for _, c := range commands {
 		ok(t, cs, toolBackground, map[string]any{"command": c})
 	}
-	waitFor(t, 10*time.Second, func() bool { return len(processesWith(mark)) >= 5 })
+	waitFor(t, 10*time.Second, func() bool { return len(processesWith(mark)) >= want })
 	if err := cs.Close(); err != nil {
 		t.Logf("close: %v", err)
 	}
