@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"fmt"
+	"net"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -200,16 +201,17 @@ func TestSharedCases(t *testing.T) {
 	t.Run("07-port-holder", func(t *testing.T) {
 		needTools(t, "python3", "node", "setsid", "ss")
 		c := newProcCase(t, tb, dir)
+		port := freePorts(t, 2)
 		for round := range 2 {
-			c.start(model.Spec{Command: "PROC_CASE_PORT=47307 " + c.script("07-port-holder.sh")})
+			c.start(model.Spec{Command: fmt.Sprintf("PROC_CASE_PORT=%d %s", port, c.script("07-port-holder.sh"))})
 			c.waitLine(`READY`, 15*time.Second)
 			c.kill(2 * time.Second)
-			out, _ := exec.Command("ss", "-Hltn", "( sport = :47307 or sport = :47308 )").Output()
+			out, _ := exec.Command("ss", "-Hltn", fmt.Sprintf("( sport = :%d or sport = :%d )", port, port+1)).Output()
 			if len(bytes.TrimSpace(out)) > 0 {
 				t.Fatalf("round %d: still listening after the kill:\n%s", round, out)
 			}
 		}
-		c.checkLeftovers(3, 47307, 47308)
+		c.checkLeftovers(3, port, port+1)
 	})
 
 	t.Run("13-exit-code", func(t *testing.T) {
@@ -438,7 +440,7 @@ func TestSharedCases(t *testing.T) {
 
 	t.Run("34-console-crash", func(t *testing.T) {
 		needTools(t, "python3", "node", "setsid")
-		runConsoleCrash(t, dir, "pcase-34", 47334)
+		runConsoleCrash(t, dir, "pcase-34", freePorts(t, 1))
 	})
 
 	t.Run("36-pkill-self-match", func(t *testing.T) {
@@ -541,4 +543,36 @@ func (s *syncBuffer) String() string {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	return s.b.String()
+}
+
+// freePorts returns the first of n consecutive loopback ports that were free
+// a moment ago (the cases' default ports may be taken by another run).
+func freePorts(t *testing.T, n int) int {
+	t.Helper()
+	for range 50 {
+		var lns []net.Listener
+		ln, err := net.Listen("tcp", "127.0.0.1:0")
+		if err != nil {
+			t.Fatal(err)
+		}
+		lns = append(lns, ln)
+		first := ln.Addr().(*net.TCPAddr).Port
+		ok := first+n <= 65535
+		for i := 1; ok && i < n; i++ {
+			l, err := net.Listen("tcp", fmt.Sprintf("127.0.0.1:%d", first+i))
+			if err != nil {
+				ok = false
+				break
+			}
+			lns = append(lns, l)
+		}
+		for _, l := range lns {
+			l.Close()
+		}
+		if ok {
+			return first
+		}
+	}
+	t.Fatal("no free ports")
+	return 0
 }

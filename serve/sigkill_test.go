@@ -2,6 +2,7 @@ package serve
 
 import (
 	"fmt"
+	"net"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -53,9 +54,16 @@ func TestEndToEndSIGKILLCase34(t *testing.T) {
 		}
 	}
 	mark := fmt.Sprintf("pcase-34-serve-%d", os.Getpid())
-	cmd := fmt.Sprintf("export PROC_CASE_MARKER=%s PROC_CASE_PORT=47334; bash %s", mark, filepath.Join(cases, "34-console-crash.sh"))
+	// A port of its own: other runs may use the case's default one.
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	port := fmt.Sprint(ln.Addr().(*net.TCPAddr).Port)
+	ln.Close()
+	cmd := fmt.Sprintf("export PROC_CASE_MARKER=%s PROC_CASE_PORT=%s; bash %s", mark, port, filepath.Join(cases, "34-console-crash.sh"))
 	sigkillServe(t, cmd, "READY", func(within time.Duration) {
-		out, err := exec.Command("bash", filepath.Join(cases, "check-leftovers.sh"), "-m", mark, "-p", "47334",
+		out, err := exec.Command("bash", filepath.Join(cases, "check-leftovers.sh"), "-m", mark, "-p", port,
 			"-w", fmt.Sprint(int(within.Seconds()))).CombinedOutput()
 		if err != nil {
 			t.Fatalf("after jobdeck was SIGKILLed: %v\n%s", err, out)

@@ -396,7 +396,9 @@ func TestTermOnce(t *testing.T) {
 	t.Parallel()
 	dir := t.TempDir()
 	j := startJob(t, Config{Command: `bash "$TESTDATA/term-once.sh" ` + dir})
-	j.mustOut("READY", 10*time.Second)
+	for _, name := range []string{"leader", "child", "setsid", "orphan"} {
+		j.mustOut(name+" armed", 10*time.Second) // its SIGTERM trap is set
+	}
 	if err := j.h.Stop(5 * time.Second); err != nil {
 		t.Fatal(err)
 	}
