@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 )
 
@@ -39,13 +40,31 @@ func GoldenPath(dir, tape, name string) string {
 	return filepath.Join(dir, tape, name+".golden")
 }
 
-// CheckGolden compares s with its golden file under dir (GoldenPath). With
-// update it writes the file instead (creating directories) and returns nil.
-// A difference returns ErrGoldenMismatch with a line-by-line diff ("-" golden,
-// "+" got; rows are compared by position, as screens are fixed grids).
+// elapsedRe matches an elapsed time as jobdeck shows it ("0:03", "12:07",
+// "1:02:03"; model.FormatElapsed) as a whole word.
+var elapsedRe = regexp.MustCompile(`\b[0-9]+(?::[0-9][0-9]){1,2}\b`)
+
+// ElapsedPlaceholder replaces every elapsed time in a golden comparison.
+const ElapsedPlaceholder = "m:ss"
+
+// NormalizeGolden returns golden text with every elapsed time ("0:03",
+// "1:02:03") replaced by ElapsedPlaceholder, so a screenshot of running or
+// finished jobs compares equal whatever the clock said. This is the only
+// normalisation: pids, counters and everything else must be made still by
+// the tape itself. A time under ten minutes keeps its width (4 cells), so
+// columns stay where they were.
+func NormalizeGolden(text string) string {
+	return elapsedRe.ReplaceAllLiteralString(text, ElapsedPlaceholder)
+}
+
+// CheckGolden compares s with its golden file under dir (GoldenPath), both
+// passed through NormalizeGolden. With update it writes the normalised text
+// instead (creating directories) and returns nil. A difference returns
+// ErrGoldenMismatch with a line-by-line diff ("-" golden, "+" got; rows are
+// compared by position, as screens are fixed grids).
 func CheckGolden(dir string, s Snapshot, update bool) error {
 	path := GoldenPath(dir, s.Tape, s.Name)
-	got := s.Golden()
+	got := NormalizeGolden(s.Golden())
 	if update {
 		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
 			return fmt.Errorf("write golden: %w", err)
@@ -62,10 +81,10 @@ func CheckGolden(dir string, s Snapshot, update bool) error {
 	if err != nil {
 		return fmt.Errorf("read golden: %w", err)
 	}
-	if string(want) == got {
+	if NormalizeGolden(string(want)) == got {
 		return nil
 	}
-	return fmt.Errorf("%s: %w\n%s", path, ErrGoldenMismatch, Diff(string(want), got))
+	return fmt.Errorf("%s: %w\n%s", path, ErrGoldenMismatch, Diff(NormalizeGolden(string(want)), got))
 }
 
 // Diff renders want and got line by line: unchanged lines with two spaces,

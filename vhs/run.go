@@ -52,6 +52,11 @@ type Options struct {
 // is off.
 const KeyDelayCap = 10 * time.Millisecond
 
+// EscapeSettle bounds the wait for quiet after an Escape key. Unlike a
+// Screenshot, an Escape on a screen that never goes quiet is not an error:
+// after this long the ESC byte has had its own read.
+const EscapeSettle = 1 * time.Second
+
 // ShellArgv is how the runner starts the shell, as VHS does for bash but
 // without --login: no profile, no rc file, no history.
 var ShellArgv = []string{"bash", "--noprofile", "--norc", "+o", "history"}
@@ -178,8 +183,12 @@ func (r *replay) step(ctx context.Context, c parser.Command) error {
 			r.term.SendKey(k)
 			if c.Type == token.ESCAPE {
 				// A lone ESC followed quickly by a key reads as Alt+key; let
-				// the program take the ESC on its own first.
-				if err := r.term.Settle(r.opts.Quiet, r.opts.SettleLimit); err != nil {
+				// the program take the ESC on its own first. A screen that
+				// keeps changing (a job floods a pane) never goes quiet: then
+				// EscapeSettle is the pause, and the tape's Wait+Screen for
+				// the Escape's effect is the real synchronisation.
+				err := r.term.Settle(r.opts.Quiet, min(EscapeSettle, r.opts.SettleLimit))
+				if err != nil && !errors.Is(err, ErrNotSettled) {
 					return err
 				}
 			}

@@ -1,6 +1,7 @@
 package vhs
 
 import (
+	"errors"
 	"flag"
 	"os"
 	"os/exec"
@@ -65,6 +66,11 @@ func TestTapes(t *testing.T) {
 				t.Fatal(err)
 			}
 			snaps, err := tp.Run(t.Context(), Options{PathPrepend: []string{bin}, Home: t.TempDir(), Logf: t.Logf})
+			if errors.Is(err, ErrRequire) && len(snaps) == 0 {
+				// A fresh machine may lack a program a story needs (setsid
+				// is util-linux, not coreutils): say so instead of failing.
+				t.Skipf("skipping: %v", err)
+			}
 			if err != nil {
 				t.Fatal(err)
 			}
