@@ -1,0 +1,131 @@
+package vhs
+
+import (
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+	"time"
+
+	uv "github.com/charmbracelet/ultraviolet"
+	"github.com/charmbracelet/x/vt"
+)
+
+// Helpers for the Go tests that drive jobdeck in a terminal without a tape
+// (safety_test.go, quit_test.go).
+
+// startShell starts bash in a Term of cols × rows cells with the runner's
+// fixed environment (Tape.Run's), the freshly built jobdeck first on PATH,
+// a private HOME and vhs/ as the working directory; it waits for the first
+// prompt. The Term is closed (and the test fails on leftovers) at cleanup.
+func startShell(t *testing.T, cols, rows int) *Term {
+	t.Helper()
+	bin := jobdeckDir(t)
+	bash, err := exec.LookPath("bash")
+	if err != nil {
+		t.Skip("skipping: bash not on PATH")
+	}
+	dir, err := os.Getwd()
+	if err != nil {
+		t.Fatal(err)
+	}
+	env := []string{
+		"PATH=" + bin + string(os.PathListSeparator) + os.Getenv("PATH"),
+		"HOME=" + t.TempDir(), "SHELL=" + bash, "PS1=" + Prompt,
+		"TERM=xterm-256color", "LANG=C.UTF-8",
+	}
+	if tmp := os.Getenv("TMPDIR"); tmp != "" {
+		env = append(env, "TMPDIR="+tmp)
+	}
+	term, err := StartTerm(TermOptions{Argv: append([]string{bash}, ShellArgv[1:]...), Env: env, Dir: dir, Cols: cols, Rows: rows})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() {
+		if err := term.Close(10 * time.Second); err != nil {
+			t.Errorf("closing the terminal: %v", err)
+		}
+	})
+	waitScreen(t, term, "Line", `>$`, 10*time.Second)
+	if err := term.Settle(100*time.Millisecond, 5*time.Second); err != nil {
+		t.Fatal(err)
+	}
+	return term
+}
+
+// waitScreen polls the screen (scope "Screen") or the cursor line ("Line")
+// until the Go regexp re matches, like a tape's Wait; on timeout the test
+// fails and shows the screen.
+func waitScreen(t *testing.T, term *Term, scope, re string, timeout time.Duration) {
+	t.Helper()
+	r := &replay{term: term}
+	if err := r.wait(t.Context(), scope, regexp.MustCompile(re), timeout); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// typeLine types s and presses Enter.
+func typeLine(term *Term, s string) {
+	term.SendText(s)
+	term.SendKey(uv.KeyPressEvent{Code: vt.KeyEnter})
+}
+
+// moduleRoot returns the directory of the go.mod above the working
+// directory (the repository root).
+func moduleRoot(t *testing.T) string {
+	t.Helper()
+	dir, err := os.Getwd()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for {
+		if _, err := os.Stat(filepath.Join(dir, "go.mod")); err == nil {
+			return dir
+		}
+		parent := filepath.Dir(dir)
+		if parent == dir {
+			t.Fatal("no go.mod above the test's directory")
+		}
+		dir = parent
+	}
+}
+
+// sharedCase returns the path of ../shared/cases/proc/<name> relative to
+// the repository root, or skips the test with a message saying what is
+// missing. ../shared is the project's shared reference; CI has it, a fresh
+// clone does not.
+func sharedCase(t *testing.T, name string) string {
+	t.Helper()
+	p := filepath.Join(moduleRoot(t), "..", "shared", "cases", "proc", name)
+	if _, err := os.Stat(p); err != nil {
+		t.Skipf("skipping: %s not found (the shared cases live in ../shared next to the repository; this test's own-script twin still runs)", p)
+	}
+	return p
+}
+
+// demoPath returns the absolute path of testdata/demo/<name>.
+func demoPath(t *testing.T, name string) string {
+	t.Helper()
+	p, err := filepath.Abs(filepath.Join("testdata", "demo", name))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return p
+}
+
+// shellQuote quotes s for bash with single quotes.
+func shellQuote(s string) string {
+	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
+}
+
+// needPrograms skips the test unless every program is on PATH.
+func needPrograms(t *testing.T, progs ...string) {
+	t.Helper()
+	for _, p := range progs {
+		if _, err := exec.LookPath(p); err != nil {
+			t.Skipf("skipping: %s is not installed", p)
+		}
+	}
+}
