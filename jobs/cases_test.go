@@ -9,6 +9,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"regexp"
+	"strconv"
 	"strings"
 	"sync"
 	"syscall"
@@ -156,6 +157,9 @@ func TestSharedCases(t *testing.T) {
 		c := newProcCase(t, tb, dir)
 		c.start(model.Spec{Command: c.script("01-ignore-sigterm.sh")})
 		c.waitLine(`pcase-\S+ READY`, 10*time.Second)
+		// python (a pyenv shim on a loaded machine) may take longer than
+		// the script's 0.3 s to install its SIGTERM handler.
+		waitFor(t, 10*time.Second, "the python catcher's handler", func() bool { return catches(c.marker+"-py-catcher", syscall.SIGTERM) })
 		r, took := c.kill(2 * time.Second)
 		wantLines(t, r.Text, "got SIGTERM, ignoring", "caught signal 15, carrying on", "SIGKILL was needed")
 		if r.Job.Exit == nil || r.Job.Exit.Signal != int(syscall.SIGKILL) || r.Job.Stop.KillSent < 3 {
@@ -575,4 +579,25 @@ func freePorts(t *testing.T, n int) int {
 	}
 	t.Fatal("no free ports")
 	return 0
+}
+
+// catches reports whether a live process whose argv contains name has a
+// handler for sig (SigCgt in /proc/<pid>/status).
+func catches(name string, sig syscall.Signal) bool {
+	entries, _ := os.ReadDir("/proc")
+	for _, e := range entries {
+		cmd, err := os.ReadFile("/proc/" + e.Name() + "/cmdline")
+		if err != nil || !strings.Contains(string(cmd), name) {
+			continue
+		}
+		status, _ := os.ReadFile("/proc/" + e.Name() + "/status")
+		m := regexp.MustCompile(`SigCgt:\s*([0-9a-f]+)`).FindSubmatch(status)
+		if m == nil {
+			continue
+		}
+		if mask, err := strconv.ParseUint(string(m[1]), 16, 64); err == nil && mask&(1<<(uint(sig)-1)) != 0 {
+			return true
+		}
+	}
+	return false
 }

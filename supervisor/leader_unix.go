@@ -13,12 +13,13 @@ import (
 	"syscall"
 )
 
-// Environment variables that carry the command to the leader's wrapper.
-// The wrapper unsets them before it evals the command, so nothing the job
-// starts inherits them.
+// Environment variables that carry the command (and the stop mark's path)
+// to the leader's wrapper. The wrapper unsets them before it evals the
+// command, so nothing the job starts inherits them.
 const (
 	envCommand     = "JOBDECK_COMMAND"
 	envCommandFile = "JOBDECK_COMMAND_FILE"
+	envStopMark    = "JOBDECK_STOP_MARK"
 )
 
 // maxArgStrlen is MAX_ARG_STRLEN on Linux: one argv or environment string,
@@ -29,34 +30,49 @@ const maxArgStrlen = 131072
 // The leader is `bash -c <wrapper>`: the command text is never in any argv
 // (so `pkill -f` inside a job cannot match jobdeck, the supervisor or the
 // leader), only in the environment or a private file. `builtin` keeps
-// exported shell functions named eval, unset or read out of the wrapper;
-// the inner `unset` runs inside eval, after the text was expanded, so the
-// user's command does not see the variable either.
+// exported shell functions named eval, unset, trap or read out of the
+// wrapper. The command is copied into a shell variable (not exported) and
+// its environment variable unset before eval, so the programs the command
+// runs do not see it, and bash's own messages (a syntax error) quote the
+// command alone.
 //
-// The wrapper also traps SIGTERM, SIGINT and SIGHUP so that it does not die
+// The wrapper traps SIGTERM, SIGINT and SIGHUP so that it does not die
 // before the command it runs: with a trap set, bash waits for the running
-// command to end before it runs the trap (bash(1), SIGNALS), and the trap
-// then ends the wrapper the way that command ended: re-raising the signal
-// when the command died of SIGHUP, SIGINT or SIGTERM (bash's $? is 128+n),
-// exiting with its status otherwise. So a command that ignores SIGTERM
-// keeps the job alive until SIGKILL ("killed by SIGKILL"), one that shuts
-// down gracefully reports its own exit code, and a command killed by
-// SIGTERM reports "killed by SIGTERM". Traps are not inherited by the
-// command's subshells or by programs it runs.
-const wrapperTrap = `builtin trap '__jobdeck_s=$?; builtin trap - TERM INT HUP; ` +
-	`case $__jobdeck_s in 129|130|143) builtin kill -n $((__jobdeck_s - 128)) $$;; esac; ` +
-	`builtin exit $__jobdeck_s' TERM INT HUP; `
+// command to end before it runs the trap (bash(1), SIGNALS). What the trap
+// does depends on who sent the signal:
+//
+//   - jobdeck is stopping the job (the supervisor created the stop mark
+//     file before it sent SIGTERM): the wrapper ends the way its command
+//     ended: re-raising SIGHUP, SIGINT or SIGTERM when the command died of
+//     one (bash's $? is 128+n), exiting with the command's status
+//     otherwise. So a command that ignores SIGTERM keeps the job alive until
+//     SIGKILL ("killed by SIGKILL"), one that shuts down gracefully reports
+//     its own exit code, and one killed by SIGTERM reports "killed by
+//     SIGTERM".
+//   - someone else signalled the leader: the wrapper dies of that signal,
+//     as bash would, once the command it waits for is done.
+//
+// Traps are not inherited by the command's subshells or by programs it
+// runs.
+func wrapperTrap(sig string) string {
+	return `builtin trap '__jobdeck_s=$?; builtin trap - TERM INT HUP; ` +
+		`if builtin test -e "$__jobdeck_m"; then ` +
+		`case $__jobdeck_s in 129|130|143) builtin kill -n $((__jobdeck_s - 128)) $$;; esac; builtin exit $__jobdeck_s; fi; ` +
+		`builtin kill -s ` + sig + ` $$' ` + sig + `; `
+}
 
-const (
+var (
+	wrapperPrologue = wrapperTrap("TERM") + wrapperTrap("INT") + wrapperTrap("HUP") +
+		`__jobdeck_m=$` + envStopMark + `; `
 	// wrapperEnv evals $JOBDECK_COMMAND.
-	wrapperEnv = wrapperTrap + `builtin eval "builtin unset ` + envCommand + `; $` + envCommand + `"`
+	wrapperEnv = wrapperPrologue + `__jobdeck_c=$` + envCommand + `; ` +
+		`builtin unset ` + envStopMark + ` ` + envCommand + `; builtin eval "$__jobdeck_c"`
 	// wrapperFile reads the command from the file $JOBDECK_COMMAND_FILE
-	// (read -d '' reads to EOF, keeping every byte), removes the file's
-	// private directory, and evals the text.
-	wrapperFile = wrapperTrap + `IFS= builtin read -r -d '' __jobdeck_c < "$` + envCommandFile + `"; ` +
-		`command rm -rf -- "${` + envCommandFile + `%/*}" 2>/dev/null; ` +
-		`builtin unset ` + envCommandFile + `; ` +
-		`builtin eval "builtin unset __jobdeck_c; $__jobdeck_c"`
+	// (read -d '' reads to EOF, keeping every byte), removes the file, and
+	// evals the text.
+	wrapperFile = wrapperPrologue + `IFS= builtin read -r -d '' __jobdeck_c < "$` + envCommandFile + `"; ` +
+		`command rm -f -- "$` + envCommandFile + `" 2>/dev/null; ` +
+		`builtin unset ` + envStopMark + ` ` + envCommandFile + `; builtin eval "$__jobdeck_c"`
 )
 
 // defaultPath is searched for bash when the job's environment has no PATH
@@ -69,7 +85,7 @@ const defaultPath = "/usr/local/bin:/usr/bin:/bin"
 func jobEnv(req *startRequest, dir string) []string {
 	drop := map[string]bool{
 		"BASH_ENV": true, "ENV": true, "PWD": true,
-		EnvSession: true, EnvJob: true, envCommand: true, envCommandFile: true,
+		EnvSession: true, EnvJob: true, envCommand: true, envCommandFile: true, envStopMark: true,
 	}
 	env := make([]string, 0, len(req.Env)+4)
 	for _, b := range req.Env {
@@ -145,35 +161,51 @@ func commandFitsEnv(cmd []byte) bool {
 	return len(envCommand)+1+len(cmd)+1 <= maxArgStrlen
 }
 
-// writeCommandFile writes cmd to a new private file: a 0700 directory made
-// by os.MkdirTemp with a 0600 file in it. The base directory is the job's
-// TMPDIR when that is a directory, else the supervisor's os.TempDir. It
-// returns the file's path; the caller removes filepath.Dir of it.
-func writeCommandFile(cmd []byte, env []string) (string, error) {
+// privateDir makes the job's private directory (os.MkdirTemp, 0700): it
+// holds the stop mark and, for a long command, the command file. The base
+// directory is the job's TMPDIR when that is a directory, else the
+// supervisor's os.TempDir.
+func privateDir(env []string) (string, error) {
 	base := os.TempDir()
 	if t, ok := lookEnv(env, "TMPDIR"); ok && filepath.IsAbs(t) {
 		if st, err := os.Stat(t); err == nil && st.IsDir() {
 			base = t
 		}
 	}
-	dir, err := os.MkdirTemp(base, "jobdeck-cmd-")
-	if err != nil {
-		return "", fmt.Errorf("the command is %d bytes, too long for the environment, and no private temporary file could be made: %w", len(cmd), err)
+	return os.MkdirTemp(base, "jobdeck-job-")
+}
+
+// writeCommandFile writes cmd to the 0600 file "command" in the private
+// directory dir and returns its path.
+func writeCommandFile(cmd []byte, dir string) (string, error) {
+	if dir == "" {
+		return "", fmt.Errorf("the command is %d bytes, too long for the environment, and no private temporary directory could be made", len(cmd))
 	}
 	file := filepath.Join(dir, "command")
 	if err := os.WriteFile(file, cmd, 0o600); err != nil {
-		_ = os.RemoveAll(dir)
 		return "", fmt.Errorf("write the command to a private temporary file: %w", err)
 	}
 	return file, nil
 }
 
+// stopMark is the path whose existence tells the leader's wrapper that
+// jobdeck is stopping the job; "" without a private directory.
+func stopMark(dir string) string {
+	if dir == "" {
+		return ""
+	}
+	return filepath.Join(dir, "stopping")
+}
+
 // leaderCmd prepares the leader: bash running the wrapper, with the
 // command in the environment (commandFile "") or in the file commandFile.
 // stdin is /dev/null (os/exec opens it), stdout and stderr the job's.
-func leaderCmd(bash, dir string, env []string, cmdText []byte, commandFile string, stdout, stderr *os.File) *exec.Cmd {
+func leaderCmd(bash, dir string, env []string, cmdText []byte, commandFile, mark string, stdout, stderr *os.File) *exec.Cmd {
 	c := exec.Command(bash)
 	env = append([]string(nil), env...)
+	if mark != "" {
+		env = append(env, envStopMark+"="+mark)
+	}
 	if commandFile == "" {
 		c.Args = []string{"bash", "-c", wrapperEnv}
 		env = append(env, envCommand+"="+string(cmdText))

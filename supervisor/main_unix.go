@@ -9,7 +9,6 @@ import (
 	"fmt"
 	"os"
 	"os/signal"
-	"path/filepath"
 	"runtime"
 	"sync"
 	"syscall"
@@ -105,7 +104,7 @@ type sup struct {
 
 	out, errf *os.File   // fds 4 and 5 until the leader has them
 	cg        *jobCgroup // nil: no cgroup
-	tmpDir    string     // private directory of the command file, or ""
+	tmpDir    string     // private directory (stop mark, command file), or ""
 	notes     []string
 
 	leaderPid    int
@@ -177,16 +176,21 @@ func (s *sup) startLeader() (code int, ok bool) {
 		}
 		s.cg = cg
 	}
+	if d, err := privateDir(env); err == nil {
+		s.tmpDir = d
+	} else {
+		s.notes = append(s.notes, fmt.Sprintf("no private temporary directory (%v): a stop reports the leader's own fate", err))
+	}
 	cmdFile := ""
 	if !commandFitsEnv(s.req.Command) {
-		f, err := writeCommandFile(s.req.Command, env)
+		f, err := writeCommandFile(s.req.Command, s.tmpDir)
 		if err != nil {
 			return s.fail(failCommand, err.Error(), 1), false
 		}
-		cmdFile, s.tmpDir = f, filepath.Dir(f)
+		cmdFile = f
 	}
 	for {
-		c := leaderCmd(bash, dir, env, s.req.Command, cmdFile, s.out, s.errf)
+		c := leaderCmd(bash, dir, env, s.req.Command, cmdFile, stopMark(s.tmpDir), s.out, s.errf)
 		pidfd := -1
 		c.SysProcAttr = leaderAttr(s.req.TTY && s.req.Ctty, s.cg, &pidfd)
 		err := c.Start()
@@ -207,11 +211,11 @@ func (s *sup) startLeader() (code int, ok bool) {
 		case cmdFile == "" && errors.Is(err, syscall.E2BIG):
 			// The environment as a whole is over ARG_MAX: move the
 			// command out of it.
-			f, ferr := writeCommandFile(s.req.Command, env)
+			f, ferr := writeCommandFile(s.req.Command, s.tmpDir)
 			if ferr != nil {
 				return s.fail(failCommand, ferr.Error(), 1), false
 			}
-			cmdFile, s.tmpDir = f, filepath.Dir(f)
+			cmdFile = f
 			continue
 		case errors.Is(err, syscall.E2BIG):
 			return s.fail(failCommand, fmt.Sprintf("the job's environment is too large to start a program (%v); remove big variables", err), 1), false

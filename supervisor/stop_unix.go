@@ -138,6 +138,11 @@ func (s *sup) requestStop(grace time.Duration) {
 		return
 	case !s.stopping:
 		s.stopping = true
+		// Tell the leader's wrapper that this stop is jobdeck's (see
+		// wrapperTrap) before any signal goes out.
+		if mark := stopMark(s.tmpDir); mark != "" {
+			_ = os.WriteFile(mark, nil, 0o600)
+		}
 		if grace <= 0 {
 			s.startKilling(now)
 			return

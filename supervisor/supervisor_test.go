@@ -253,12 +253,13 @@ func TestFds(t *testing.T) {
 }
 
 // TestLongCommand: a command longer than one environment string runs from
-// a private temporary file, which is gone before the command runs.
+// a private temporary file, which is gone before the command runs (its
+// private directory stays until the job ends: it holds the stop mark).
 func TestLongCommand(t *testing.T) {
 	t.Parallel()
 	tmp := t.TempDir()
 	pad := strings.Repeat("a", 200<<10)
-	cmd := "x='" + pad + "'; echo len=${#x}; echo tmp=[$(ls -A \"$TMPDIR\")]; echo var=[${JOBDECK_COMMAND_FILE-unset}]; echo $'tab\\there' \"quote'd\""
+	cmd := "x='" + pad + "'; echo len=${#x}; echo tmp=[$(ls -A \"$TMPDIR\"/jobdeck-job-*)]; echo var=[${JOBDECK_COMMAND_FILE-unset}]; echo $'tab\\there' \"quote'd\""
 	j := startJob(t, Config{Command: cmd, Env: append(os.Environ(), "TMPDIR="+tmp)})
 	j.mustDone(10 * time.Second)
 	out := j.out.text()
@@ -878,4 +879,40 @@ func TestWrapperEndsLikeItsCommand(t *testing.T) {
 			}
 		})
 	}
+}
+
+// TestWrapperDiesOfSignalsFromElsewhere: a SIGTERM, SIGINT or SIGHUP that
+// jobdeck did not send ends the job as that signal, whatever the command's
+// last status was (it is not a stop, so no exit code of the command's is
+// reported in its place).
+func TestWrapperDiesOfSignalsFromElsewhere(t *testing.T) {
+	t.Parallel()
+	for _, c := range []struct{ name, cmd string }{
+		{"TERM self", `kill -TERM $$; echo NOT-REACHED`},
+		{"HUP self", `false; kill -HUP $$; echo NOT-REACHED`},
+		{"INT self", `kill -INT $$; echo NOT-REACHED`},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			t.Parallel()
+			j := startJob(t, Config{Command: c.cmd})
+			j.mustDone(10 * time.Second)
+			ev, _ := j.exit()
+			want := map[string]syscall.Signal{"TERM self": syscall.SIGTERM, "HUP self": syscall.SIGHUP, "INT self": syscall.SIGINT}[c.name]
+			if ev.Exit != (model.Exit{Signal: int(want)}) || strings.Contains(j.out.text(), "NOT-REACHED") {
+				t.Errorf("exit %v, output %q; want killed by %v", ev.Exit, j.out.text(), want)
+			}
+		})
+	}
+	t.Run("TERM to the leader while its command runs", func(t *testing.T) {
+		t.Parallel()
+		j := startJob(t, Config{Command: `echo READY; sleep 0.5; echo AFTER`})
+		j.mustOut("READY", 10*time.Second)
+		if err := syscall.Kill(j.h.Pid(), syscall.SIGTERM); err != nil {
+			t.Fatal(err)
+		}
+		j.mustDone(10 * time.Second)
+		if ev, _ := j.exit(); ev.Exit != (model.Exit{Signal: int(syscall.SIGTERM)}) || strings.Contains(j.out.text(), "AFTER") {
+			t.Errorf("exit %v, output %q; want killed by SIGTERM once the sleep ended, and no AFTER", ev.Exit, j.out.text())
+		}
+	})
 }
