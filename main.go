@@ -11,6 +11,7 @@ package main
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"flag"
 	"fmt"
@@ -33,9 +34,13 @@ func main() {
 	os.Exit(run(os.Args[1:], os.Stdin, os.Stdout, os.Stderr))
 }
 
-// shutdownTimeout bounds how long jobdeck waits for every job's tree to be
-// empty when it exits: the longest grace plus a margin.
-const shutdownTimeout = 30 * time.Second
+// maxGrace is the longest --grace accepted.
+const maxGrace = 5 * time.Minute
+
+// shutdownMargin is how long, beyond the grace, jobdeck waits for every
+// job's tree to be empty when it exits (the supervisors finish the stops
+// on their own if it gives up).
+const shutdownMargin = 10 * time.Second
 
 func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("jobdeck", flag.ContinueOnError)
@@ -64,6 +69,22 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		return 2
 	}
 
+	if *grace < 0 || *grace > maxGrace {
+		fmt.Fprintf(stderr, "jobdeck: --grace %v is out of range; give 0 to %v (e.g. --grace 3s)\n", *grace, maxGrace)
+		return 2
+	}
+	commands := fs.Args()
+	if launch, ok := os.LookupEnv(launchEnv); ok {
+		// Started by hideCommands: the commands come from the environment.
+		_ = os.Unsetenv(launchEnv)
+		if err := json.Unmarshal([]byte(launch), &commands); err != nil {
+			fmt.Fprintf(stderr, "jobdeck: %s: %v\n", launchEnv, err)
+			return 2
+		}
+	} else if len(commands) > 0 {
+		hideCommands(args[:len(args)-len(commands)], commands, stderr)
+	}
+
 	table, err := jobs.New(jobs.Options{Grace: *grace})
 	if err != nil {
 		fmt.Fprintf(stderr, "jobdeck: %v\n", err)
@@ -81,13 +102,13 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	case *serveMode:
 		err = serve.RunStdio(ctx, table, stdin, stdout)
 	default:
-		err = runConsole(ctx, table, fs.Args())
+		err = runConsole(ctx, table, commands)
 	}
 	if err != nil && !errors.Is(err, context.Canceled) {
 		fmt.Fprintf(stderr, "jobdeck: %v\n", err)
 		code = 1
 	}
-	closeCtx, cancel := context.WithTimeout(context.Background(), shutdownTimeout)
+	closeCtx, cancel := context.WithTimeout(context.Background(), *grace+shutdownMargin)
 	defer cancel()
 	if err := table.Close(closeCtx); err != nil {
 		fmt.Fprintf(stderr, "jobdeck: stopping jobs: %v\n", err)

@@ -1,0 +1,120 @@
+//go:build linux
+
+package main
+
+import (
+	"bytes"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/creack/pty"
+)
+
+// TestLaunchCommandsLeaveArgv starts the console as `jobdeck -- <cmd>` in
+// a pty: once it runs, its command line holds no job text (so `pkill -f`
+// in a job cannot match it), the job runs, and quitting (q, y) leaves
+// nothing behind.
+func TestLaunchCommandsLeaveArgv(t *testing.T) {
+	mark := fmt.Sprintf("jdlaunch-%d-%d", os.Getpid(), time.Now().UnixNano())
+	job := "export JOBDECK_LAUNCH_TEST=" + mark + "; sleep 30 # " + mark
+	cmd := exec.Command(os.Args[0], "--grace", "1s", "--", job)
+	cmd.Env = append(os.Environ(), asJobdeckEnv+"=1", "TERM=xterm-256color")
+	ptmx, err := pty.StartWithSize(cmd, &pty.Winsize{Rows: 30, Cols: 100})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ptmx.Close()
+	var mu sync.Mutex
+	var screen bytes.Buffer
+	go func() {
+		buf := make([]byte, 4096)
+		for {
+			n, err := ptmx.Read(buf)
+			mu.Lock()
+			screen.Write(buf[:n])
+			mu.Unlock()
+			if err != nil {
+				return
+			}
+		}
+	}()
+	exited := make(chan error, 1)
+	go func() { exited <- cmd.Wait() }()
+	defer func() {
+		if cmd.ProcessState == nil {
+			_ = cmd.Process.Kill()
+			<-exited
+		}
+	}()
+
+	waitUntil(t, 10*time.Second, "the job's sleep to run", func() bool { return len(withEnv("JOBDECK_LAUNCH_TEST="+mark)) > 0 })
+	argv, err := os.ReadFile(filepath.Join("/proc", strconv.Itoa(cmd.Process.Pid), "cmdline"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if bytes.Contains(argv, []byte(mark)) || bytes.Contains(argv, []byte("sleep")) {
+		t.Fatalf("jobdeck's argv still holds the job's command: %q", argv)
+	}
+	if !strings.Contains(string(argv), "--grace\x001s") {
+		t.Errorf("the flags were lost in the re-exec: %q", argv)
+	}
+	environ, _ := os.ReadFile(filepath.Join("/proc", strconv.Itoa(cmd.Process.Pid), "environ"))
+	if !bytes.Contains(environ, []byte(launchEnv+"=")) {
+		t.Errorf("expected the commands to travel in %s (the exec'd environment)", launchEnv)
+	}
+
+	// Quit: q asks because a job runs; y stops it.
+	waitUntil(t, 10*time.Second, "the console to draw", func() bool { mu.Lock(); defer mu.Unlock(); return screen.Len() > 0 })
+	if _, err := ptmx.Write([]byte("q")); err != nil {
+		t.Fatal(err)
+	}
+	waitUntil(t, 10*time.Second, "the quit question", func() bool {
+		mu.Lock()
+		defer mu.Unlock()
+		return bytes.Contains(screen.Bytes(), []byte("and quit?"))
+	})
+	if _, err := ptmx.Write([]byte("y")); err != nil {
+		t.Fatal(err)
+	}
+	select {
+	case err := <-exited:
+		if err != nil {
+			t.Errorf("jobdeck exited with %v", err)
+		}
+	case <-time.After(15 * time.Second):
+		t.Fatal("jobdeck did not exit after q, y")
+	}
+	waitUntil(t, 5*time.Second, "the job's processes to go", func() bool { return len(withEnv("JOBDECK_LAUNCH_TEST="+mark)) == 0 })
+	t.Logf("argv after the re-exec: %q; the console drew %d bytes", argv, screen.Len())
+}
+
+// withEnv lists processes whose environment holds kv.
+func withEnv(kv string) []string {
+	var pids []string
+	dirs, _ := filepath.Glob("/proc/[0-9]*")
+	for _, d := range dirs {
+		env, err := os.ReadFile(filepath.Join(d, "environ"))
+		if err == nil && bytes.Contains(env, []byte(kv+"\x00")) {
+			pids = append(pids, filepath.Base(d))
+		}
+	}
+	return pids
+}
+
+func waitUntil(t *testing.T, d time.Duration, what string, cond func() bool) {
+	t.Helper()
+	deadline := time.Now().Add(d)
+	for !cond() {
+		if time.Now().After(deadline) {
+			t.Fatalf("timed out after %v waiting for %s", d, what)
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+}
