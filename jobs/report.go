@@ -12,8 +12,9 @@ import (
 	"github.com/jobdeck/jobdeck/model"
 )
 
-// wait blocks until the job's leader exits, a line after cursor (or the
-// open line) matches until, d passes, or ctx ends.
+// wait blocks until d passes, ctx ends, or: without until, the job's leader
+// exits; with until, a line after cursor (or an open line) matches, or the
+// job is done.
 func (j *job) wait(ctx context.Context, d time.Duration, until *regexp.Regexp, cursor uint64) *model.WaitResult {
 	start := time.Now()
 	timer := time.NewTimer(d)
@@ -37,15 +38,16 @@ func (j *job) wait(ctx context.Context, d time.Duration, until *regexp.Regexp, c
 			}
 			cursor = p.Next
 		}
+		// Without until the wait is for the leader's exit; with until it
+		// goes on while processes the leader left behind may still print.
+		ended := j.exitCh
+		if until != nil {
+			ended = j.doneCh
+		}
 		select {
-		case <-j.exitCh:
+		case <-ended:
 			if until != nil {
-				// Lines printed just before the exit may still be in
-				// flight: look once more after the output is read.
-				select {
-				case <-j.doneCh:
-				case <-time.After(100 * time.Millisecond):
-				}
+				// Done: every line is in the ring now; look at the last.
 				p := j.ring.read(model.ReadRequest{After: cursor})
 				for i := range p.Lines {
 					if until.MatchString(sanitize.Plain(p.Lines[i].Text)) {
@@ -58,7 +60,7 @@ func (j *job) wait(ctx context.Context, d time.Duration, until *regexp.Regexp, c
 		}
 		select {
 		case <-ch:
-		case <-j.exitCh:
+		case <-ended:
 		case <-timer.C:
 			return res(model.WaitTimeout, nil)
 		case <-ctx.Done():
@@ -160,24 +162,28 @@ func stopNote(s model.Snapshot, now time.Time) string {
 	return fmt.Sprintf("stopped in %v: %s; no SIGKILL needed", took, term)
 }
 
-// signalNote says when a SIGKILL or SIGTERM that ended the job did not come
-// from jobdeck: the OOM killer, or another process, sent it.
+// signalNote says when the SIGKILL or SIGTERM that ended the job did not
+// come from jobdeck: the OOM killer, or another process, sent it. An exit
+// status of 137 or 143 is only how bash reports such a death (or a plain
+// `exit 137`), and is worded as such.
 func signalNote(s model.Snapshot) string {
 	if s.Exit == nil || s.Stop != nil {
 		return ""
 	}
-	sig := s.Exit.Signal
-	if sig == 0 && s.Exit.Code > 128 && s.Exit.Code < 160 {
-		sig = s.Exit.Code - 128
+	if sig := s.Exit.Signal; sig == int(syscall.SIGKILL) || sig == int(syscall.SIGTERM) {
+		who := "another process"
+		if sig == int(syscall.SIGKILL) {
+			who = "the kernel's OOM killer or another process"
+		}
+		return fmt.Sprintf("note: %s, not sent by jobdeck: %s sent it", model.SignalName(sig), who)
 	}
-	if sig != int(syscall.SIGKILL) && sig != int(syscall.SIGTERM) {
-		return ""
+	switch s.Exit.Code {
+	case 128 + int(syscall.SIGKILL):
+		return "note: exit status 137 usually means a process died of SIGKILL, not sent by jobdeck (the OOM killer?)"
+	case 128 + int(syscall.SIGTERM):
+		return "note: exit status 143 usually means a process died of SIGTERM, not sent by jobdeck"
 	}
-	who := "another process"
-	if sig == int(syscall.SIGKILL) {
-		who = "the kernel's OOM killer or another process"
-	}
-	return fmt.Sprintf("note: %s was not sent by jobdeck (%s sent it)", model.SignalName(sig), who)
+	return ""
 }
 
 func waitNote(w *model.WaitResult) string {
@@ -216,7 +222,7 @@ func byteSize(n int64) string {
 func ListText(snaps []model.Snapshot, dropped int, now time.Time) string {
 	var b strings.Builder
 	if len(snaps) == 0 {
-		b.WriteString("no jobs; start one with background\n")
+		b.WriteString("no jobs yet\n")
 	}
 	for _, s := range snaps {
 		b.WriteString(s.Header(now))

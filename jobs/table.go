@@ -226,13 +226,13 @@ func (t *Table) admit(spec model.Spec) error {
 			continue
 		}
 		if s.Command == spec.Command && s.Dir == spec.Dir {
-			return fmt.Errorf("%w: the same command runs in %s as job %s since %s: read it with job_status {\"id\":%d}, or stop it with job_kill first",
-				ErrDuplicate, s.Dir, s.Label(), model.FormatElapsed(time.Since(s.Started)), s.ID)
+			return fmt.Errorf("%w: the same command runs in %s as job %s for %s: read that job, or stop it first",
+				ErrDuplicate, s.Dir, s.Label(), model.FormatElapsed(time.Since(s.Started)))
 		}
 		live = append(live, fmt.Sprintf("job %s %s", s.Label(), model.OneLine(s.Command, 40)))
 	}
 	if len(live) >= t.opts.MaxRunning {
-		return fmt.Errorf("%w: %d jobs are running, the limit: %s; stop one with job_kill before starting another",
+		return fmt.Errorf("%w: %d jobs are running, the limit: %s; stop one before starting another",
 			ErrLimit, len(live), strings.Join(live, "; "))
 	}
 	return nil
@@ -266,7 +266,7 @@ func (t *Table) lookup(sel string) (*job, error) {
 	defer t.mu.Unlock()
 	sel = strings.TrimSpace(sel)
 	if sel == "" {
-		return nil, fmt.Errorf("%w: give a job ID or name (job_status without id lists the jobs)", ErrNotFound)
+		return nil, fmt.Errorf("%w: give a job ID or name", ErrNotFound)
 	}
 	if n, err := strconv.Atoi(sel); err == nil {
 		id := model.JobID(n)
@@ -278,7 +278,7 @@ func (t *Table) lookup(sel string) (*job, error) {
 		if id >= 0 && id < t.nextID {
 			return nil, fmt.Errorf("%w: job %d finished and was dropped (only the %d most recent finished jobs are kept)", ErrNotFound, id, t.opts.MaxFinished)
 		}
-		return nil, fmt.Errorf("%w: there is no job %d%s (job_status without id lists them)", ErrNotFound, id, t.idRange())
+		return nil, fmt.Errorf("%w: there is no job %d%s", ErrNotFound, id, t.idRange())
 	}
 	var hits []*job
 	for _, j := range t.jobs {
@@ -288,7 +288,7 @@ func (t *Table) lookup(sel string) (*job, error) {
 	}
 	switch len(hits) {
 	case 0:
-		return nil, fmt.Errorf("%w: no job is named %q; give a job ID or one of the names (job_status without id lists them)", ErrNotFound, sel)
+		return nil, fmt.Errorf("%w: no job is named %q; give a job ID or one of the names", ErrNotFound, sel)
 	case 1:
 		return hits[0], nil
 	}
@@ -369,8 +369,9 @@ func (t *Table) Read(id model.JobID, req model.ReadRequest) (model.Page, error) 
 // Status returns the report of the job that sel names (an ID or a name),
 // with its newest lines, or with opts.HasSince the lines after opts.Since.
 // With opts.Wait it first waits until the job's leader exits or, with
-// opts.Until, until a line matches: a line printed after the call, or with
-// opts.HasSince any line after opts.Since. Report.Wait says which happened. Errors wrap ErrNotFound, ErrAmbiguous or ErrBadRequest.
+// opts.Until, until a line matches (a line printed after the call, or with
+// opts.HasSince any line after opts.Since) or the job is done (processes
+// the leader left behind may still print). Report.Wait says which happened. Errors wrap ErrNotFound, ErrAmbiguous or ErrBadRequest.
 func (t *Table) Status(ctx context.Context, sel string, opts model.StatusOptions) (model.Report, error) {
 	j, err := t.lookup(sel)
 	if err != nil {

@@ -103,7 +103,7 @@ func TestRunningLimitAndDuplicates(t *testing.T) {
 		start(t, tb, model.Spec{Command: fmt.Sprintf("sleep 30 # %d", i)})
 	}
 	_, err := tb.Start(t.Context(), model.Spec{Command: "sleep 30 # 3"})
-	if !errors.Is(err, ErrLimit) || !strings.Contains(err.Error(), "job 0 sleep 30 # 0") || !strings.Contains(err.Error(), "job_kill") {
+	if !errors.Is(err, ErrLimit) || !strings.Contains(err.Error(), "job 0 sleep 30 # 0") || !strings.Contains(err.Error(), "stop one") {
 		t.Fatalf("fourth start: err = %v, want ErrLimit naming the running jobs", err)
 	}
 	if _, err := tb.Kill(t.Context(), "1", model.KillOptions{}); err != nil {
@@ -403,5 +403,21 @@ func TestWaitUntilWithSinceSeesEarlierLines(t *testing.T) {
 	r, _ = tb.Status(t.Context(), "0", model.StatusOptions{Wait: 300 * time.Millisecond, Until: regexp.MustCompile("ready")})
 	if r.Wait.Reason != model.WaitTimeout {
 		t.Fatalf("without since an old line must not match: %+v", r.Wait)
+	}
+}
+
+func TestWaitUntilOutlivesTheLeader(t *testing.T) {
+	t.Parallel()
+	tb := newTable(t, Options{})
+	start(t, tb, model.Spec{Command: `(sleep 1; echo late-ready; sleep 30) & exit 0`})
+	waitFor(t, 5*time.Second, "the leader's exit", func() bool { return snap(t, tb, 0).Exit != nil })
+	r, _ := tb.Status(t.Context(), "0", model.StatusOptions{Wait: 10 * time.Second, Until: regexp.MustCompile("late-ready")})
+	if r.Wait.Reason != model.WaitMatched {
+		t.Fatalf("until must keep waiting while the leader's children print: %+v\n%s", r.Wait, r.Text)
+	}
+	// Without until, the wait is for the leader, which is gone.
+	r, _ = tb.Status(t.Context(), "0", model.StatusOptions{Wait: 10 * time.Second})
+	if r.Wait.Reason != model.WaitEnded || r.Wait.Waited > time.Second {
+		t.Fatalf("without until: %+v", r.Wait)
 	}
 }

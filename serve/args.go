@@ -25,7 +25,7 @@ type StatusArgs struct {
 	Lines *int     `json:"lines,omitempty" jsonschema:"how many lines: the newest ones, or with since the oldest ones after it; 1-2000, default 50"`
 	Since *uint64  `json:"since,omitempty" jsonschema:"cursor: only lines with a seq after it, oldest first; pass the next value of the previous result"`
 	Wait  *float64 `json:"wait,omitempty" jsonschema:"seconds to wait first (0-600, fractions allowed): until the job ends or, with until, a new line matches"`
-	Until string   `json:"until,omitempty" jsonschema:"regular expression (Go RE2 syntax) that ends the wait when a new output line matches, e.g. \"ready|listening on\"; needs wait"`
+	Until string   `json:"until,omitempty" jsonschema:"regular expression (Go RE2 syntax) that ends the wait when an output line you have not been shown yet matches (with since: a line after since), e.g. \"ready|listening on\"; needs wait"`
 }
 
 // KillArgs are the arguments of the job_kill tool.

@@ -187,6 +187,16 @@ func (f *fakeCore) reportLocked(j *fakeJob, opts model.StatusOptions, wait *mode
 	return model.Report{Job: j.snap, Page: page, Wait: wait, Text: b.String()}
 }
 
+func (f *fakeCore) Resolve(sel string) (model.JobID, error) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	j, err := f.resolveLocked(sel)
+	if err != nil {
+		return 0, err
+	}
+	return j.snap.ID, nil
+}
+
 func (f *fakeCore) List() []model.Snapshot {
 	f.mu.Lock()
 	defer f.mu.Unlock()

@@ -18,6 +18,29 @@ func finished(s model.Snapshot) bool {
 type notebook struct {
 	mu   sync.Mutex
 	told map[any]map[model.JobID]bool
+	seen map[any]map[model.JobID]uint64 // per session: the newest seq shown
+}
+
+// saw records that session was shown job id's lines up to seq.
+func (n *notebook) saw(session any, id model.JobID, seq uint64) {
+	n.mu.Lock()
+	defer n.mu.Unlock()
+	if n.seen == nil {
+		n.seen = map[any]map[model.JobID]uint64{}
+	}
+	m := n.seen[session]
+	if m == nil {
+		m = map[model.JobID]uint64{}
+		n.seen[session] = m
+	}
+	m[id] = max(m[id], seq)
+}
+
+// cursor is the newest seq of job id that session was shown (0: none).
+func (n *notebook) cursor(session any, id model.JobID) uint64 {
+	n.mu.Lock()
+	defer n.mu.Unlock()
+	return n.seen[session][id]
 }
 
 // take returns the jobs of list that are finished and that session has not
@@ -56,6 +79,11 @@ func (n *notebook) forget(live func(session any) bool) {
 	for k := range n.told {
 		if !live(k) {
 			delete(n.told, k)
+		}
+	}
+	for k := range n.seen {
+		if !live(k) {
+			delete(n.seen, k)
 		}
 	}
 }

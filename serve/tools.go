@@ -31,11 +31,19 @@ func fail(format string, args ...any) error {
 	return &toolError{fmt.Errorf(format, args...)}
 }
 
-// coreFail wraps an error of the core; the core's message already says
-// what to do next.
+// coreFail wraps an error of the core; the core's message says what to do
+// next, and coreFail adds which tool does it.
 func coreFail(err error) error {
 	if errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded) {
 		return &toolError{fmt.Errorf("request cancelled before the job answered (%w); ask again", err)}
+	}
+	switch {
+	case errors.Is(err, model.ErrNotFound), errors.Is(err, model.ErrAmbiguous):
+		err = fmt.Errorf("%w (job_status without id lists the jobs)", err)
+	case errors.Is(err, model.ErrDuplicate):
+		err = fmt.Errorf("%w (job_status reads that job; job_kill stops it)", err)
+	case errors.Is(err, model.ErrLimit):
+		err = fmt.Errorf("%w (job_kill stops a job)", err)
 	}
 	return &toolError{err}
 }
@@ -122,6 +130,13 @@ func (s *server) status(ctx context.Context, req *mcp.CallToolRequest, in Status
 		opts.Until = re
 	}
 
+	if opts.Until != nil && !opts.HasSince {
+		// "A new line" is one this client has not been shown: lines that
+		// came between its last look and this call count too.
+		if id, err := s.core.Resolve(sel); err == nil {
+			opts.Since, opts.HasSince = s.notes.cursor(req.Session, id), true
+		}
+	}
 	ctx, cancel := s.handlerContext(ctx)
 	defer cancel()
 	if opts.Wait > 0 {
@@ -192,6 +207,9 @@ func (s *server) kill(ctx context.Context, req *mcp.CallToolRequest, in KillArgs
 // (other than job, which the result shows) to a report result.
 func (s *server) finish(req *mcp.CallToolRequest, text string, out *Report, job model.Snapshot) *mcp.CallToolResult {
 	now := s.opts.now()
+	if out != nil {
+		s.notes.saw(req.Session, job.ID, out.Next)
+	}
 	notes := s.notes.take(req.Session, s.core.List(), job)
 	for _, n := range notes {
 		out.Finished = append(out.Finished, newBrief(n, now))
