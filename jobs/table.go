@@ -166,7 +166,7 @@ func (t *Table) Start(ctx context.Context, spec model.Spec) (model.Report, error
 	}
 	t.publish(model.Event{Kind: model.EventStarted, Job: j.id})
 
-	if t.opts.StartWait > 0 {
+	if t.opts.StartWait > 0 && !spec.NoWait {
 		timer := time.NewTimer(t.opts.StartWait)
 		select {
 		case <-j.doneCh:

@@ -31,6 +31,10 @@ type Spec struct {
 	// Grace is how long a stop waits between SIGTERM and SIGKILL; zero
 	// means the jobs core's default (5 s).
 	Grace time.Duration
+	// NoWait makes Start return as soon as the job runs, without the short
+	// wait that lets a command that dies at once be reported dead with its
+	// output (the console shows the job's fate live instead).
+	NoWait bool
 }
 
 // MaxCommandBytes is the longest command text accepted: 1 MiB. Commands

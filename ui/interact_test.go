@@ -359,3 +359,31 @@ func TestRedrawOnlyOnChange(t *testing.T) {
 		t.Fatalf("a state event should redraw at once:\n%s", h.screen())
 	}
 }
+
+// TestPaletteTypeAhead: keys typed while a /background is still starting
+// are kept and replayed once it started (they used to be dropped, and the
+// rest landed on the main view as commands).
+func TestPaletteTypeAhead(t *testing.T) {
+	t.Parallel()
+	c := fixtureCore(1)
+	h := newHarness(t, c, 120, 40, Options{})
+	h.press("/")
+	h.typeText("background sleep 1")
+	_, start := h.m.Update(keyMsg("enter")) // the start runs in the background: not yet
+	if h.m.palette == nil || h.m.palette.busy == "" {
+		t.Fatal("the palette should be busy while the start runs")
+	}
+	h.press("/")
+	h.typeText("background sleep 2") // typed ahead, during the start
+	if len(c.started) != 0 {
+		t.Fatalf("nothing should have started yet: %q", c.started)
+	}
+	h.run(start) // the first start finishes: the typed-ahead keys replay
+	if h.m.palette == nil || h.m.palette.value() != "/background sleep 2" {
+		t.Fatalf("typed-ahead keys lost; palette %v", h.m.palette)
+	}
+	h.press("enter")
+	if len(c.started) != 2 || c.started[0] != "sleep 1" || c.started[1] != "sleep 2" {
+		t.Fatalf("Start calls %q, want [sleep 1 sleep 2]", c.started)
+	}
+}

@@ -52,7 +52,8 @@ func startCmd(ctx context.Context, core Core, commands []string, from *palette) 
 			if strings.TrimSpace(c) == "" {
 				continue
 			}
-			r, err := core.Start(ctx, model.Spec{Command: c})
+			// No wait for an instant death: its pane shows the job's fate.
+			r, err := core.Start(ctx, model.Spec{Command: c, NoWait: true})
 			msg.reports = append(msg.reports, r)
 			msg.errs = append(msg.errs, err)
 		}

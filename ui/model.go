@@ -34,6 +34,7 @@ type Model struct {
 	version    string
 
 	width, height int
+	typeahead     []tea.Msg        // keys typed while a /background starts
 	jobs          []model.Snapshot // the core's List, refreshed on events and frames
 	current       model.JobID      // the selected job (list) and focused pane
 	hasCurrent    bool

@@ -46,10 +46,20 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		m.onStatus(msg)
 		return m, nil
 	case tea.KeyPressMsg:
+		if m.palette != nil && m.palette.busy != "" {
+			// A /background is starting: keep what is typed meanwhile
+			// and replay it once the palette is done (see onStarted).
+			m.typeahead = append(m.typeahead, msg)
+			return m, nil
+		}
 		m.invalidate()
 		return m, m.onKey(msg)
 	case tea.PasteMsg:
 		if m.palette == nil {
+			return m, nil
+		}
+		if m.palette.busy != "" {
+			m.typeahead = append(m.typeahead, msg)
 			return m, nil
 		}
 		m.invalidate()
@@ -146,17 +156,29 @@ func (m *Model) onStarted(msg startedMsg) tea.Cmd {
 		started = true
 		m.setMessage(r.Job.Header(m.now()), false)
 	}
+	var replay []tea.Cmd
 	if msg.from != nil && m.palette == msg.from {
 		m.palette.busy = ""
+		ahead := m.typeahead
+		m.typeahead = nil
 		if firstErr != nil {
+			// The line stays for fixing; what was typed after it assumed
+			// success and is dropped, and the error says so.
 			m.palette.err = firstErr.Error()
+			if len(ahead) > 0 {
+				m.palette.err += " (keys typed meanwhile were dropped)"
+			}
 		} else {
 			m.palette = nil
+			for _, k := range ahead {
+				_, cmd := m.Update(k)
+				replay = append(replay, cmd)
+			}
 		}
 	} else if firstErr != nil {
 		m.setMessage(firstErr.Error(), true)
 	}
-	return m.ensureClock()
+	return tea.Batch(append(replay, m.ensureClock())...)
 }
 
 func cmpErr(first, err error) error {
