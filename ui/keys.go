@@ -300,7 +300,7 @@ func (m *Model) scrollFocused(k scrollKind) {
 		if top > first+step {
 			top -= step
 		} else {
-			top = first
+			top = 1 // the oldest: the window marks what the ring dropped
 		}
 		m.scroll[id] = top
 	case scrollPageDown:
@@ -313,6 +313,8 @@ func (m *Model) scrollFocused(k scrollKind) {
 			m.scroll[id] = top + step
 		}
 	case scrollTop:
-		m.scroll[id] = first
+		// From seq 1: the window starts with "[… N lines dropped]" when
+		// the ring no longer holds the first lines.
+		m.scroll[id] = 1
 	}
 }

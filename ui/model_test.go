@@ -241,15 +241,15 @@ func TestScrollAndFollow(t *testing.T) {
 	if has("line 101") || !has("line 68") || !strings.Contains(h.screen(), "paused · 17 newer") {
 		t.Fatalf("paused pane moved with new output:\n%s", h.screen())
 	}
-	h.press("home") // the ring holds 100 lines: 2–101
-	if has("line 1") || !has("line 2") || !has("line 18") || has("line 19") {
-		t.Fatalf("Home: want lines 2–18:\n%s", h.screen())
+	h.press("home") // the ring holds 100 lines: 2–101; line 1 was dropped
+	if !strings.Contains(h.screen(), "[… 1 lines dropped]") || has("line 1") || !has("line 2") || !has("line 17") || has("line 18") {
+		t.Fatalf("Home: want the dropped marker, then lines 2–17:\n%s", h.screen())
 	}
 	// The ring evicts lines 2–50 under the paused pane.
 	c.emitN(id, model.StreamOut, 49, func(seq uint64) []byte { return []byte(fmt.Sprintf("line %d", seq)) })
 	h.pump()
 	h.fire(frameMsg{})
-	if !strings.Contains(h.screen(), "[… 49 lines dropped]") || !has("line 51") {
+	if !strings.Contains(h.screen(), "[… 50 lines dropped]") || !has("line 51") {
 		t.Fatalf("evicted lines under a paused pane: want the marker then line 51:\n%s", h.screen())
 	}
 	h.press("pgdown")
