@@ -20,7 +20,8 @@ func TestColoursReachThePane(t *testing.T) {
 	t.Parallel()
 	basic := func(n int) color.Color { return ansi.BasicColor(n) }
 	type cellWant struct {
-		text     string      // the first cell of this text on screen is checked
+		text     string // the first cell of this text on screen is checked, or of at in it
+		at       string
 		fg, bg   color.Color // nil: no colour expected
 		anyFg    bool        // some foreground, whichever (a tint or a downsampled colour)
 		gutterFg bool        // the stderr "!" two cells before text has a colour
@@ -31,7 +32,7 @@ func TestColoursReachThePane(t *testing.T) {
 		{text: "256-colour orange", fg: ansi.IndexedColor(208)},
 		{text: "truecolour pink", anyFg: true},
 		{text: "white on red", fg: basic(15), bg: basic(1)},
-		{text: "cyan\n", fg: basic(6)},
+		{text: "an unclosed cyan", at: "cyan", fg: basic(6)},
 		{text: "plain: the pane closed"},
 		{text: "colours: stdout done"},
 		{text: "warning: this line went to stderr", anyFg: true, gutterFg: true},
@@ -47,7 +48,7 @@ func TestColoursReachThePane(t *testing.T) {
 			// Every cell plain: no job colour, no tint, no coloured "!".
 			var plain []cellWant
 			for _, c := range colour {
-				plain = append(plain, cellWant{text: c.text})
+				plain = append(plain, cellWant{text: c.text, at: c.at})
 			}
 			return plain
 		}()},
@@ -61,6 +62,10 @@ func TestColoursReachThePane(t *testing.T) {
 			}
 			typeLine(term, cmd)
 			waitScreen(t, term, "Screen", `colours: stdout done`, 15*time.Second)
+			// The launch start's report comes after its short wait and
+			// selects job 0; wait for it, or it could land after the palette
+			// start below and move the selection.
+			waitScreen(t, term, "Screen", `\n1/8 running · 0 finished  job 0 running`, 15*time.Second)
 			typeLine(term, ":background touch ~/colours.next")
 			waitScreen(t, term, "Screen", `colours: exiting 2`, 15*time.Second)
 			waitScreen(t, term, "Screen", `\n0/8 running · 2 finished`, 15*time.Second)
@@ -68,7 +73,7 @@ func TestColoursReachThePane(t *testing.T) {
 				t.Fatal(err)
 			}
 			for _, want := range tc.cells {
-				fg, bg, gutter, ok := cellColours(term, strings.TrimSuffix(want.text, "\n"), strings.HasSuffix(want.text, "\n"))
+				fg, bg, gutter, ok := cellColours(term, want.text, want.at)
 				if !ok {
 					t.Errorf("%q not on screen:\n%s", want.text, frame(term.Lines()))
 					continue
@@ -92,31 +97,28 @@ func TestColoursReachThePane(t *testing.T) {
 	}
 }
 
-// cellColours finds text on screen (the last occurrence on its line when
-// atEnd, as a line's last word) and returns the colours of its first cell and
-// the foreground of the cell two to its left (a pane's "!" gutter).
-func cellColours(term *Term, text string, atEnd bool) (fg, bg, gutter color.Color, ok bool) {
+// cellColours finds text on screen and returns the colours of its first
+// cell (or of the first cell of at within it) and the foreground of the
+// cell two to the left of text (a pane's "!" gutter).
+func cellColours(term *Term, text, at string) (fg, bg, gutter color.Color, ok bool) {
 	term.screenMu.RLock()
 	defer term.screenMu.RUnlock()
 	for y, l := range term.linesLocked() {
 		i := strings.Index(l, text)
-		if atEnd {
-			i = strings.LastIndex(l, text)
-			if i < 0 || !strings.HasPrefix(strings.TrimSpace(l[i+len(text):]), "┃") && strings.TrimSpace(l[i+len(text):]) != "" {
-				continue
-			}
-		}
 		if i < 0 {
 			continue
 		}
 		// Every cell left of the text holds one single-width rune.
 		x := len([]rune(l[:i]))
+		if g := term.emu.CellAt(x-2, y); x >= 2 && g != nil && g.Content == "!" {
+			gutter = g.Style.Fg
+		}
+		if j := strings.Index(text, at); at != "" && j >= 0 {
+			x += len([]rune(text[:j]))
+		}
 		c := term.emu.CellAt(x, y)
 		if c == nil {
 			return nil, nil, nil, false
-		}
-		if g := term.emu.CellAt(x-2, y); x >= 2 && g != nil && g.Content == "!" {
-			gutter = g.Style.Fg
 		}
 		return c.Style.Fg, c.Style.Bg, gutter, true
 	}
