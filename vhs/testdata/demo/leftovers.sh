@@ -20,5 +20,5 @@ if [ "${#MARKED[@]}" -eq 0 ]; then
 	exit 0
 fi
 echo "leftovers: ${#MARKED[@]} processes carry the marker:"
-printf '%s\n' "${MARKED[@]}" | sort | sed 's/^/  /'
+printf '%s\n' "${MARKED[@]}" | sort | while IFS= read -r name; do printf '  %s\n' "$name"; done
 exit 1
