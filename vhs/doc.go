@@ -10,7 +10,9 @@
 // tape's keys through the emulator (so terminal modes pick the bytes), and at
 // each Screenshot waits for the screen to settle and records its text. The
 // test in tapes_test.go compares every Screenshot with a golden file,
-// testdata/<tape>/<screenshot>.golden; `go test ./vhs -update` rewrites them.
+// testdata/<tape>/<screenshot>.golden, with elapsed times ("0:03") read as
+// "m:ss" on both sides (NormalizeGolden); `go test ./vhs -update` rewrites
+// them.
 //
 // Set Width and Height stay pixels, as in VHS; Settings.Cells maps them to
 // the terminal grid with one rule modelled on real VHS (see README.md).
