@@ -94,7 +94,9 @@ func (m *Model) onPaletteKey(msg tea.KeyPressMsg) tea.Cmd {
 	switch act {
 	case paletteClose:
 		m.palette = nil
+		m.invalidate()
 	case paletteSubmit:
+		m.invalidate()
 		return m.submit(m.palette.value())
 	}
 	return cmd

@@ -53,11 +53,14 @@ type Model struct {
 
 	// Redraw machinery: View renders only when gen moved since the cached
 	// frame; an output event only schedules a frame.
-	gen   uint64
-	cache struct {
-		gen     uint64
-		ok      bool
-		content string
+	gen     uint64
+	footGen uint64 // moves when only the footer changed (typing in the palette)
+	cache   struct {
+		gen, footGen uint64
+		ok           bool
+		rows         []string // the screen's rows, as rendered
+		footer       rect     // where the footer was drawn
+		content      string
 	}
 	frameDue       bool // a frame tick is scheduled
 	clockDue       bool // the 1 s elapsed-time tick is scheduled
@@ -139,6 +142,11 @@ func (m *Model) Init() tea.Cmd {
 
 // invalidate marks the screen as changed: the next View renders.
 func (m *Model) invalidate() { m.gen++ }
+
+// invalidateFooter marks the footer (the palette's line) changed and
+// nothing else: View redraws the footer rows only, so typing costs the
+// same however busy the panes are.
+func (m *Model) invalidateFooter() { m.footGen++ }
 
 // refresh re-reads the job list from the core and keeps the selection on
 // a job that exists.
@@ -254,9 +262,27 @@ func (m *Model) focusedRows() int {
 // since the last call (a key, a frame, a state event, the clock);
 // otherwise it returns the same content, which the renderer skips.
 func (m *Model) View() tea.View {
-	if !m.cache.ok || m.cache.gen != m.gen {
-		m.cache.content = m.render()
-		m.cache.gen, m.cache.ok = m.gen, true
+	switch {
+	case !m.cache.ok || m.cache.gen != m.gen:
+		m.cache.rows, m.cache.footer = m.render()
+		m.cache.content = strings.Join(m.cache.rows, "\n")
+		m.cache.gen, m.cache.footGen, m.cache.ok = m.gen, m.footGen, true
+	case m.cache.footGen != m.footGen:
+		m.cache.footGen = m.footGen
+		l := m.layout()
+		if tooSmall(m.width, m.height) || l.footer != m.cache.footer || l.footer.x != 0 || l.footer.w != m.width {
+			m.cache.rows, m.cache.footer = m.render()
+		} else {
+			foot := m.renderFooter(l.footer.w, l.footer.h)
+			for i := 0; i < l.footer.h && l.footer.y+i < len(m.cache.rows); i++ {
+				line := ""
+				if i < len(foot) {
+					line = foot[i]
+				}
+				m.cache.rows[l.footer.y+i] = line
+			}
+		}
+		m.cache.content = strings.Join(m.cache.rows, "\n")
 	}
 	v := tea.NewView(m.cache.content)
 	v.AltScreen = true
@@ -271,13 +297,14 @@ func (m *Model) View() tea.View {
 	return v
 }
 
-// render draws the whole screen: exactly height rows of width cells.
-func (m *Model) render() string {
+// render draws the whole screen: exactly height rows of width cells, and
+// says where the footer is.
+func (m *Model) render() ([]string, rect) {
 	if m.width <= 0 || m.height <= 0 {
-		return ""
+		return nil, rect{}
 	}
 	if tooSmall(m.width, m.height) {
-		return m.renderTooSmall()
+		return strings.Split(m.renderTooSmall(), "\n"), rect{}
 	}
 	l := m.layout()
 	rows := make([]string, m.height)
@@ -315,7 +342,7 @@ func (m *Model) render() string {
 			}
 		}
 	}
-	return strings.Join(rows, "\n")
+	return rows, l.footer
 }
 
 // placed is a part of the screen: the rows drawn for a rect.

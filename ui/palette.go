@@ -38,6 +38,9 @@ type palette struct {
 	}
 }
 
+// PaletteMaxChars is the longest line the palette takes, in characters.
+const PaletteMaxChars = 16 << 10
+
 // newPalette opens a palette with first (the key that opened it) typed.
 func newPalette(first string, history []string, st Styles) *palette {
 	in := textinput.New()
@@ -54,7 +57,10 @@ func newPalette(first string, history []string, st Styles) *palette {
 	// A real (terminal-drawn) cursor blinks without ticks, so an open
 	// palette costs no redraws.
 	in.SetVirtualCursor(false)
-	in.CharLimit = model.MaxCommandBytes
+	// Every key edits the line in place, so a very long line typed (or
+	// pasted without bracketed paste) key by key costs time quadratic in
+	// its length; longer commands belong in a script file.
+	in.CharLimit = PaletteMaxChars
 	in.Focus()
 	in.SetValue(first)
 	in.CursorEnd()

@@ -52,7 +52,13 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 			m.typeahead = append(m.typeahead, msg)
 			return m, nil
 		}
-		m.invalidate()
+		if m.palette != nil && m.confirm == nil && !m.quitting {
+			// Typing in the palette changes the footer only; what
+			// changes more (submit, close) invalidates the whole screen.
+			m.invalidateFooter()
+		} else {
+			m.invalidate()
+		}
 		return m, m.onKey(msg)
 	case tea.PasteMsg:
 		if m.palette == nil {
