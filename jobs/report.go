@@ -163,19 +163,19 @@ func stopNote(s model.Snapshot, now time.Time) string {
 }
 
 // signalNote says when the SIGKILL or SIGTERM that ended the job did not
-// come from jobdeck: the OOM killer, or another process, sent it. An exit
+// come from jobdeck (the job itself, another process, or for SIGKILL often
+// the kernel's OOM killer sent it). An exit
 // status of 137 or 143 is only how bash reports such a death (or a plain
 // `exit 137`), and is worded as such.
 func signalNote(s model.Snapshot) string {
 	if s.Exit == nil || s.Stop != nil {
 		return ""
 	}
-	if sig := s.Exit.Signal; sig == int(syscall.SIGKILL) || sig == int(syscall.SIGTERM) {
-		who := "another process"
-		if sig == int(syscall.SIGKILL) {
-			who = "the kernel's OOM killer or another process"
-		}
-		return fmt.Sprintf("note: %s, not sent by jobdeck: %s sent it", model.SignalName(sig), who)
+	switch s.Exit.Signal {
+	case int(syscall.SIGKILL):
+		return "note: this SIGKILL was not sent by jobdeck (the kernel's OOM killer?)"
+	case int(syscall.SIGTERM):
+		return "note: this SIGTERM was not sent by jobdeck"
 	}
 	switch s.Exit.Code {
 	case 128 + int(syscall.SIGKILL):
