@@ -102,6 +102,14 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	case *serveMode:
 		err = serve.RunStdio(ctx, table, stdin, stdout)
 	default:
+		// A console in a background process group (the shell took the
+		// terminal back, as bash does when its terminal hangs up) must not
+		// be stopped by SIGTTIN/SIGTTOU while it reads keys or restores
+		// the terminal: it would stay stopped, with its jobs, once the
+		// shell is gone. Ignored, those reads and writes fail instead and
+		// jobdeck shuts down. (Jobs do not inherit this: each supervisor
+		// resets ignored signals before it starts the job.)
+		signal.Ignore(syscall.SIGTTIN, syscall.SIGTTOU)
 		err = runConsole(ctx, table, commands)
 	}
 	if err != nil && !errors.Is(err, context.Canceled) {

@@ -22,7 +22,8 @@ var hygieneOnce sync.Once
 //     them (the supervisor its pipes on fds 3–5).
 //   - Every signal of SIGHUP SIGINT SIGQUIT SIGTERM SIGPIPE SIGUSR1 SIGUSR2
 //     SIGALRM SIGTSTP SIGTTIN SIGTTOU that the process inherited as ignored
-//     (signal.Ignored) gets a handler that drops it. The process itself
+//     (signal.Ignored, and the SigIgn mask of /proc/self/status where there
+//     is one) gets a handler that drops it. The process itself
 //     keeps ignoring it, but execve(2) resets handled signals to the
 //     default action while SIG_IGN would survive into every job (measured
 //     here: `nohup jobdeck &` gave jobs SIGHUP and SIGINT ignored).
@@ -42,8 +43,14 @@ var hygieneSignals = []os.Signal{
 
 func unignoreSignals() {
 	var ignored []os.Signal
+	mask, haveMask := ignoredMask()
 	for _, sig := range hygieneSignals {
-		if signal.Ignored(sig) {
+		n := int(sig.(syscall.Signal))
+		// signal.Ignored only knows signals the Go runtime looked at when
+		// it started; it never looks at SIGTSTP, SIGTTIN and SIGTTOU
+		// (runtime.initsig skips signals it leaves at their default), so
+		// those would stay SIG_IGN unseen. The kernel's own mask says.
+		if signal.Ignored(sig) || (haveMask && mask&(1<<(n-1)) != 0) {
 			ignored = append(ignored, sig)
 		}
 	}

@@ -700,8 +700,9 @@ func TestChildListersAgree(t *testing.T) {
 	}
 }
 
-// TestSignalsNotIgnored: jobdeck inherited SIGHUP, SIGINT, SIGQUIT and
-// SIGTERM as ignored (like `nohup jobdeck &`); Hygiene keeps SIG_IGN from
+// TestSignalsNotIgnored: jobdeck inherited SIGHUP, SIGINT, SIGQUIT,
+// SIGTERM, SIGTSTP, SIGTTIN and SIGTTOU as ignored (like `nohup jobdeck &`,
+// or the console, which ignores SIGTTIN and SIGTTOU); Hygiene keeps SIG_IGN from
 // reaching the job. Negative control: a job that ignores SIGHUP itself
 // shows it in SigIgn, so the check can see an ignored signal.
 func TestSignalsNotIgnored(t *testing.T) {
@@ -717,7 +718,7 @@ func TestSignalsNotIgnored(t *testing.T) {
 		{`trap '' HUP; grep '^SigIgn' /proc/self/status`, "SigIgn:\t0000000000000001"},
 	} {
 		mark := testSession()
-		cmd := exec.Command("bash", "-c", `trap '' HUP INT QUIT TERM; exec "$0"`, exe)
+		cmd := exec.Command("bash", "-c", `trap '' HUP INT QUIT TERM TSTP TTIN TTOU; exec "$0"`, exe)
 		cmd.Env = append(os.Environ(), helperEnv+"=fakejobdeck", "SUPTEST_CMD="+tc.cmd, "SUPTEST_SESSION="+mark)
 		out, err := cmd.StdoutPipe()
 		if err != nil {

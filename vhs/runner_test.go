@@ -259,7 +259,7 @@ func TestShellSetup(t *testing.T) {
 	// Not parallel: t.Setenv proves the developer's NO_COLOR does not leak.
 	t.Setenv("NO_COLOR", "1")
 	snaps, err := runInline(t, `Env EXTRA "from tape"
-Type 'echo "[$TERM] [$LANG] [${NO_COLOR-unset}] [$EXTRA]" $(tput cols)x$(tput lines)'
+Type 'echo "[$TERM] [$LANG] [${NO_COLOR-unset}] [$EXTRA]" $(stty size | (read r c; echo ${c}x$r))'
 Enter
 Wait+Screen /\n\[xterm/
 Type "stty -echo; printf '\033[c'; read -r -d c; stty echo; echo; echo answered"
