@@ -387,3 +387,23 @@ func TestPaletteTypeAhead(t *testing.T) {
 		t.Fatalf("Start calls %q, want [sleep 1 sleep 2]", c.started)
 	}
 }
+
+// TestLateLaunchReportKeepsSelection: the report of a job started at launch
+// that arrives after the user started (and so selected) another job from the
+// palette does not take the selection back.
+func TestLateLaunchReportKeepsSelection(t *testing.T) {
+	t.Parallel()
+	c := fixtureCore(1) // job 0 exists, as if started at launch
+	h := newHarness(t, c, 120, 40, Options{})
+	h.press("/")
+	h.typeText("background sleep 5")
+	h.press("enter")
+	if h.m.current != 1 {
+		t.Fatalf("the palette's job 1 should be selected, current %d", h.m.current)
+	}
+	s0, _ := c.Snapshot(0)
+	h.send(startedMsg{reports: []model.Report{{Job: s0}}, errs: []error{nil}})
+	if h.m.current != 1 {
+		t.Fatalf("a late launch report took the selection back to %d", h.m.current)
+	}
+}

@@ -156,7 +156,10 @@ func (m *Model) onStarted(msg startedMsg) tea.Cmd {
 			firstErr = cmpErr(firstErr, err)
 			continue
 		}
-		if !started || msg.from != nil {
+		// A job started from the palette takes the selection; jobs
+		// started at launch take it only when nothing is selected yet
+		// (their report may come after the user picked another job).
+		if msg.from != nil || (!started && !m.hasCurrent) {
 			m.current, m.hasCurrent = r.Job.ID, true
 		}
 		started = true
