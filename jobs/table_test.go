@@ -3,6 +3,7 @@ package jobs
 import (
 	"errors"
 	"fmt"
+	"net"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -419,5 +420,50 @@ func TestWaitUntilOutlivesTheLeader(t *testing.T) {
 	r, _ = tb.Status(t.Context(), "0", model.StatusOptions{Wait: 10 * time.Second})
 	if r.Wait.Reason != model.WaitEnded || r.Wait.Waited > time.Second {
 		t.Fatalf("without until: %+v", r.Wait)
+	}
+}
+
+// TestKillFreesPorts: two python servers started in the background of one
+// job; once both listen, a kill frees both ports within grace + 1 s, and the
+// same command binds them again at once.
+func TestKillFreesPorts(t *testing.T) {
+	needTools(t, "python3")
+	tb := newTable(t, Options{Grace: time.Second})
+	cmd := `sh -c 'python3 -m http.server 8701 & python3 -m http.server 8702 & wait'`
+	listening := func() bool { return canConnect("127.0.0.1:8701") && canConnect("127.0.0.1:8702") }
+	for round := range 2 {
+		r := start(t, tb, model.Spec{Command: cmd, Dir: t.TempDir()})
+		waitFor(t, 10*time.Second, "both servers to listen", listening)
+		t0 := time.Now()
+		if _, err := tb.Kill(t.Context(), r.Job.ID.String(), model.KillOptions{}); err != nil {
+			t.Fatal(err)
+		}
+		waitFor(t, 2*time.Second, "both ports to be free", func() bool { return !canConnect("127.0.0.1:8701") && !canConnect("127.0.0.1:8702") })
+		if d := time.Since(t0); d > 2*time.Second {
+			t.Fatalf("round %d: ports free %v after the kill began; grace + 1 s is 2 s", round, d)
+		}
+	}
+}
+
+func canConnect(addr string) bool {
+	c, err := net.DialTimeout("tcp", addr, 200*time.Millisecond)
+	if err != nil {
+		return false
+	}
+	c.Close()
+	return true
+}
+
+// TestPythonEscapesReachNoReader: the issue's small input, with python.
+func TestPythonEscapesReachNoReader(t *testing.T) {
+	needTools(t, "python3")
+	t.Parallel()
+	tb := newTable(t, Options{})
+	r := start(t, tb, model.Spec{Command: `python3 -c 'import sys; print("\x1b[31mred\x1b[0m"); sys.stdout.write("\x1b]52;c;cHduZWQ=\x07ok\n")'`})
+	waitFor(t, 5*time.Second, "done", func() bool { return snap(t, tb, r.Job.ID).Done })
+	rep, _ := tb.Status(t.Context(), r.Job.ID.String(), model.StatusOptions{})
+	_, body, _ := strings.Cut(rep.Text, "\n") // the header quotes the command
+	if body != "> red\n> ok\n" || hasControls(rep.Text) {
+		t.Fatalf("report: %q", rep.Text)
 	}
 }
