@@ -85,6 +85,10 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		hideCommands(args[:len(args)-len(commands)], commands, stderr)
 	}
 
+	// Jobs of an earlier jobdeck that died together with their supervisor
+	// may still be in their cgroups: end them now.
+	supervisor.CleanStaleCgroups()
+
 	table, err := jobs.New(jobs.Options{Grace: *grace})
 	if err != nil {
 		fmt.Fprintf(stderr, "jobdeck: %v\n", err)

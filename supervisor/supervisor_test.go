@@ -917,3 +917,49 @@ func TestWrapperDiesOfSignalsFromElsewhere(t *testing.T) {
 		}
 	})
 }
+
+// TestCleanStaleCgroups: a job cgroup of a jobdeck that is gone (a pid
+// that cannot exist) is removed, with what ran in it; one of a live pid
+// (this test's) is left alone.
+func TestCleanStaleCgroups(t *testing.T) {
+	dir, err := cgroupPath("x", 0)
+	if err != nil {
+		t.Skipf("no cgroup v2 here: %v", err)
+	}
+	parent := filepath.Dir(dir)
+	stale := filepath.Join(parent, fmt.Sprintf("jobdeck-%d-00test-0", 1<<30)) // above any pid_max
+	live := filepath.Join(parent, fmt.Sprintf("jobdeck-%d-00test-1", os.Getpid()))
+	if err := os.Mkdir(stale, 0o755); err != nil {
+		t.Skipf("cgroup v2 not writable here: %v", err)
+	}
+	defer os.Remove(stale)
+	if err := os.Mkdir(live, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	defer os.Remove(live)
+	// A process in the stale cgroup: it must die with it.
+	sleeper := exec.Command("sleep", "60")
+	if err := sleeper.Start(); err != nil {
+		t.Fatal(err)
+	}
+	defer func() { _ = sleeper.Process.Kill(); _ = sleeper.Wait() }()
+	if err := os.WriteFile(filepath.Join(stale, "cgroup.procs"), []byte(strconv.Itoa(sleeper.Process.Pid)), 0); err != nil {
+		t.Fatal(err)
+	}
+	done := make(chan error, 1)
+	go func() { done <- sleeper.Wait() }()
+	if n := CleanStaleCgroups(); n < 1 {
+		t.Fatalf("CleanStaleCgroups removed %d", n)
+	}
+	if _, err := os.Stat(stale); !os.IsNotExist(err) {
+		t.Errorf("the stale cgroup is still there: %v", err)
+	}
+	if _, err := os.Stat(live); err != nil {
+		t.Errorf("the live jobdeck's cgroup was removed: %v", err)
+	}
+	select {
+	case <-done:
+	case <-time.After(5 * time.Second):
+		t.Error("the process in the stale cgroup was not killed")
+	}
+}

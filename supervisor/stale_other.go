@@ -1,0 +1,6 @@
+//go:build !linux
+
+package supervisor
+
+// CleanStaleCgroups does nothing here: there are no cgroups.
+func CleanStaleCgroups() int { return 0 }
