@@ -47,7 +47,7 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	fs.SetOutput(stderr)
 	serveMode := fs.Bool("serve", false, "serve MCP tools (background, job_status, job_kill) on stdin/stdout instead of opening the console")
 	httpAddr := fs.String("http", "", "with --serve: serve streamable HTTP on this loopback address (127.0.0.1:PORT) instead of stdio")
-	grace := fs.Duration("grace", jobs.DefaultGrace, "time between SIGTERM and SIGKILL when stopping a job")
+	grace := fs.Duration("grace", jobs.DefaultGrace, "time between SIGTERM and SIGKILL when stopping a job (0: SIGKILL at once)")
 	fs.Usage = func() {
 		fmt.Fprintf(stderr, "usage: jobdeck [flags] [-- 'command' ...]\n\n"+
 			"Opens the job console; commands after -- start as jobs at once.\n"+
@@ -89,7 +89,11 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	// may still be in their cgroups: end them now.
 	supervisor.CleanStaleCgroups()
 
-	table, err := jobs.New(jobs.Options{Grace: *grace})
+	g := *grace
+	if g == 0 {
+		g = -1 // jobs.Options: negative is "no grace", zero is the default
+	}
+	table, err := jobs.New(jobs.Options{Grace: g})
 	if err != nil {
 		fmt.Fprintf(stderr, "jobdeck: %v\n", err)
 		return 1

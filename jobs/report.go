@@ -12,9 +12,9 @@ import (
 	"github.com/jobdeck/jobdeck/model"
 )
 
-// wait blocks until d passes, ctx ends, or: without until, the job's leader
-// exits; with until, a line after cursor (or an open line) matches, or the
-// job is done.
+// wait blocks until d passes, ctx ends, the job is done (its whole tree
+// gone and its output read), or with until, a line after cursor (or an
+// open line) matches.
 func (j *job) wait(ctx context.Context, d time.Duration, until *regexp.Regexp, cursor uint64) *model.WaitResult {
 	start := time.Now()
 	timer := time.NewTimer(d)
@@ -38,12 +38,9 @@ func (j *job) wait(ctx context.Context, d time.Duration, until *regexp.Regexp, c
 			}
 			cursor = p.Next
 		}
-		// Without until the wait is for the leader's exit; with until it
-		// goes on while processes the leader left behind may still print.
-		ended := j.exitCh
-		if until != nil {
-			ended = j.doneCh
-		}
+		// The job ends when its whole tree is gone (and its output read),
+		// not when the leader exits: processes it left may still print.
+		ended := j.doneCh
 		select {
 		case <-ended:
 			if until != nil {
@@ -168,14 +165,15 @@ func stopNote(s model.Snapshot, now time.Time) string {
 // status of 137 or 143 is only how bash reports such a death (or a plain
 // `exit 137`), and is worded as such.
 func signalNote(s model.Snapshot) string {
-	if s.Exit == nil || s.Stop != nil {
+	// A lost supervisor's job has no true exit status (Err says so).
+	if s.Exit == nil || s.Stop != nil || s.Err != "" {
 		return ""
 	}
 	switch s.Exit.Signal {
 	case int(syscall.SIGKILL):
 		return "note: this SIGKILL was not sent by jobdeck (the kernel's OOM killer?)"
-	case int(syscall.SIGTERM):
-		return "note: this SIGTERM was not sent by jobdeck"
+	case int(syscall.SIGTERM), int(syscall.SIGINT), int(syscall.SIGHUP), int(syscall.SIGQUIT):
+		return "note: this " + model.SignalName(s.Exit.Signal) + " was not sent by jobdeck"
 	}
 	switch s.Exit.Code {
 	case 128 + int(syscall.SIGKILL):

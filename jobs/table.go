@@ -45,7 +45,8 @@ type Options struct {
 	// command that dies at once is reported as exited with its output. Zero
 	// means 300 ms; negative means do not wait.
 	StartWait time.Duration
-	// Grace is the default time between SIGTERM and SIGKILL; zero means 5 s.
+	// Grace is the default time between SIGTERM and SIGKILL; zero means
+	// 5 s, negative means none (SIGKILL at once).
 	Grace time.Duration
 	// SupervisorExe and SupervisorArgs start the per-job supervisor; empty
 	// means "/proc/self/exe" with supervisor.Arg, which works for the
@@ -97,7 +98,7 @@ func New(opts Options) (*Table, error) {
 	if opts.StartWait == 0 {
 		opts.StartWait = DefaultStartWait
 	}
-	if opts.Grace <= 0 {
+	if opts.Grace == 0 {
 		opts.Grace = DefaultGrace
 	}
 	var id [6]byte
@@ -185,6 +186,8 @@ func (t *Table) checkSpec(spec model.Spec) (model.Spec, error) {
 		return spec, fmt.Errorf("%w: the command is empty: give the shell command to run, for example \"npm run dev\"", ErrBadSpec)
 	case len(spec.Command) > model.MaxCommandBytes:
 		return spec, fmt.Errorf("%w: the command is %d bytes, over the 1 MiB limit: write it to a script file and run that instead", ErrBadSpec, len(spec.Command))
+	case strings.IndexByte(spec.Command, 0) >= 0:
+		return spec, fmt.Errorf("%w: the command contains a NUL byte, which no shell command can hold: remove it", ErrBadSpec)
 	}
 	spec.Name = strings.TrimSpace(spec.Name)
 	if spec.Name != "" {
@@ -211,8 +214,8 @@ func (t *Table) checkSpec(spec model.Spec) (model.Spec, error) {
 		return spec, fmt.Errorf("%w: cwd %q is a file, not a directory: give the directory to run in", ErrBadSpec, spec.Dir)
 	}
 	spec.Dir = filepath.Clean(dir)
-	if spec.Grace <= 0 {
-		spec.Grace = t.opts.Grace
+	if spec.Grace == 0 {
+		spec.Grace = t.opts.Grace // negative stays: no grace
 	}
 	return spec, nil
 }
@@ -224,6 +227,9 @@ func (t *Table) admit(spec model.Spec) error {
 		s := j.snapshot()
 		if !s.Live() {
 			continue
+		}
+		if spec.Name != "" && strings.EqualFold(s.Name, spec.Name) {
+			return fmt.Errorf("%w: the name %q belongs to running job %s: pick another name, or stop that job first", ErrDuplicate, spec.Name, s.Label())
 		}
 		if s.Command == spec.Command && s.Dir == spec.Dir {
 			return fmt.Errorf("%w: the same command runs in %s as job %s for %s: read that job, or stop it first",
@@ -292,6 +298,17 @@ func (t *Table) lookup(sel string) (*job, error) {
 	case 1:
 		return hits[0], nil
 	}
+	// A name is held by at most one live job at a time (Start refuses a
+	// second), so after "stop web, start web" the name means the live one.
+	var live []*job
+	for _, j := range hits {
+		if j.snapshot().Live() {
+			live = append(live, j)
+		}
+	}
+	if len(live) == 1 {
+		return live[0], nil
+	}
 	ids := make([]string, len(hits))
 	for i, j := range hits {
 		ids[i] = j.id.String()
@@ -308,7 +325,8 @@ func (t *Table) idRange() string {
 }
 
 // Resolve turns a selector (an ID, or a case-insensitive name) into an ID.
-// Errors wrap ErrNotFound or ErrAmbiguous.
+// A name that several jobs had means the one of them that is live; with
+// none live it is ambiguous. Errors wrap ErrNotFound or ErrAmbiguous.
 func (t *Table) Resolve(sel string) (model.JobID, error) {
 	j, err := t.lookup(sel)
 	if err != nil {
@@ -368,10 +386,10 @@ func (t *Table) Read(id model.JobID, req model.ReadRequest) (model.Page, error) 
 
 // Status returns the report of the job that sel names (an ID or a name),
 // with its newest lines, or with opts.HasSince the lines after opts.Since.
-// With opts.Wait it first waits until the job's leader exits or, with
-// opts.Until, until a line matches (a line printed after the call, or with
-// opts.HasSince any line after opts.Since) or the job is done (processes
-// the leader left behind may still print). Report.Wait says which happened. Errors wrap ErrNotFound, ErrAmbiguous or ErrBadRequest.
+// With opts.Wait it first waits until the job ends (its whole tree is
+// gone: processes the leader left behind count) or, with opts.Until, until
+// a line matches (a line printed after the call, or with opts.HasSince any
+// line after opts.Since). Report.Wait says which happened. Errors wrap ErrNotFound, ErrAmbiguous or ErrBadRequest.
 func (t *Table) Status(ctx context.Context, sel string, opts model.StatusOptions) (model.Report, error) {
 	j, err := t.lookup(sel)
 	if err != nil {
@@ -421,7 +439,7 @@ func (t *Table) Kill(ctx context.Context, sel string, opts model.KillOptions) (m
 	if opts.HasGrace && (opts.Grace < 0 || opts.Grace > model.MaxWait) {
 		return model.Report{}, fmt.Errorf("%w: grace is %v; give 0 to %d seconds", ErrBadRequest, opts.Grace, int(model.MaxWait/time.Second))
 	}
-	grace := j.spec.Grace
+	grace := max(j.spec.Grace, 0)
 	if opts.HasGrace {
 		grace = opts.Grace
 	}
@@ -448,7 +466,7 @@ func (t *Table) Close(ctx context.Context) error {
 	jobs := slices.Clone(t.jobs)
 	t.mu.Unlock()
 	for _, j := range jobs {
-		j.stop(j.spec.Grace)
+		j.stop(max(j.spec.Grace, 0))
 	}
 	done := make(chan struct{})
 	go func() { t.wg.Wait(); close(done) }()

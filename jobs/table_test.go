@@ -416,12 +416,45 @@ func TestWaitUntilOutlivesTheLeader(t *testing.T) {
 	if r.Wait.Reason != model.WaitMatched {
 		t.Fatalf("until must keep waiting while the leader's children print: %+v\n%s", r.Wait, r.Text)
 	}
-	// Without until, the wait is for the leader, which is gone.
-	r, _ = tb.Status(t.Context(), "0", model.StatusOptions{Wait: 10 * time.Second})
-	if r.Wait.Reason != model.WaitEnded || r.Wait.Waited > time.Second {
-		t.Fatalf("without until: %+v", r.Wait)
+	// Without until, the wait is for the whole tree, which still runs.
+	r, _ = tb.Status(t.Context(), "0", model.StatusOptions{Wait: 300 * time.Millisecond})
+	if r.Wait.Reason != model.WaitTimeout || !strings.Contains(r.Text, "exited 0, 1 still running") {
+		t.Fatalf("without until, a job whose leader left a process running has not ended: %+v\n%s", r.Wait, r.Text)
 	}
 }
+
+func TestWaitEndsWhenTheTreeIsGone(t *testing.T) {
+	t.Parallel()
+	tb := newTable(t, Options{})
+	start(t, tb, model.Spec{Command: `(sleep 1; echo bye) & exit 0`})
+	r, _ := tb.Status(t.Context(), "0", model.StatusOptions{Wait: 10 * time.Second})
+	if r.Wait.Reason != model.WaitEnded || r.Wait.Waited < 500*time.Millisecond || !strings.Contains(r.Text, "> bye") {
+		t.Fatalf("the wait ends with the last process, after its output: %+v\n%s", r.Wait, r.Text)
+	}
+}
+
+func TestNamesFollowTheLiveJob(t *testing.T) {
+	t.Parallel()
+	tb := newTable(t, Options{StartWait: -1})
+	start(t, tb, model.Spec{Command: "sleep 30 # v1", Name: "web"})
+	if _, err := tb.Start(t.Context(), model.Spec{Command: "sleep 30 # other", Name: "WEB"}); !errors.Is(err, ErrDuplicate) || !strings.Contains(err.Error(), "belongs to running job 0") {
+		t.Fatalf("a live job's name must not be taken twice: %v", err)
+	}
+	if _, err := tb.Kill(t.Context(), "web", model.KillOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	start(t, tb, model.Spec{Command: "sleep 30 # v2", Name: "web"}) // the usual restart
+	if id, err := tb.Resolve("web"); err != nil || id != 1 {
+		t.Fatalf("after a restart, web is the live job 1: %v %v", id, err)
+	}
+	if _, err := tb.Kill(t.Context(), "web", model.KillOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := tb.Resolve("web"); !errors.Is(err, ErrAmbiguous) {
+		t.Fatalf("with no live job of that name, two finished ones are ambiguous: %v", err)
+	}
+}
+
 
 // TestKillFreesPorts: two python servers started in the background of one
 // job; once both listen, a kill frees both ports within grace + 1 s, and the

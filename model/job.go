@@ -29,7 +29,8 @@ type Spec struct {
 	// and colours from programs that check isatty.
 	NoTTY bool
 	// Grace is how long a stop waits between SIGTERM and SIGKILL; zero
-	// means the jobs core's default (5 s).
+	// means the jobs core's default (5 s), negative means none (SIGKILL at
+	// once).
 	Grace time.Duration
 	// NoWait makes Start return as soon as the job runs, without the short
 	// wait that lets a command that dies at once be reported dead with its

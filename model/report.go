@@ -24,8 +24,9 @@ type StatusOptions struct {
 	// Since only. It must not be beyond the job's last seq.
 	Since    uint64
 	HasSince bool
-	// Wait is how long to wait, at most, for the job to end or for a new
-	// line to match Until; zero means answer at once. At most MaxWait.
+	// Wait is how long to wait, at most, for the job to end (its whole
+	// tree: the leader and what it left running) or for a new line to match
+	// Until; zero means answer at once. At most MaxWait.
 	Wait time.Duration
 	// Until, with Wait, ends the wait as soon as a line matches it
 	// (matched against the line's plain text, and the open lines too): a
@@ -49,7 +50,7 @@ type WaitReason uint8
 const (
 	// WaitMatched: a new line matched Until.
 	WaitMatched WaitReason = iota + 1
-	// WaitEnded: the job's leader exited (or it was already over).
+	// WaitEnded: the job ended: its whole tree is gone (or it was already).
 	WaitEnded
 	// WaitTimeout: the wait time ran out.
 	WaitTimeout

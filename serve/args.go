@@ -31,7 +31,7 @@ type StatusArgs struct {
 // KillArgs are the arguments of the job_kill tool.
 type KillArgs struct {
 	ID    Selector `json:"id" jsonschema:"job ID (a number, or the same as a string) or the job's name"`
-	Grace *float64 `json:"grace,omitempty" jsonschema:"seconds between SIGTERM and SIGKILL (0-300, default 5; 0 sends SIGKILL at once)"`
+	Grace *float64 `json:"grace,omitempty" jsonschema:"seconds between SIGTERM and SIGKILL (0-300; 0 sends SIGKILL at once; default: jobdeck's --grace, 5 unless set)"`
 }
 
 // Selector is a job selector given as a tool argument: a JSON number (the

@@ -289,7 +289,17 @@ func TestEndToEndBadInput(t *testing.T) {
 		t.Errorf("hostile line = %q", got)
 	}
 
-	ok(t, cs, toolBackground, map[string]any{"name": "W", "command": "export " + mark + "; sleep 100"})
+	// A name held by a running job cannot be taken; two finished jobs of
+	// the same name make it ambiguous.
+	if msg := fails(t, cs, toolBackground, map[string]any{"name": "W", "command": "true"}); !strings.Contains(msg, "belongs to running job 0") {
+		t.Errorf("a running job's name was given again: %q", msg)
+	}
+	ok(t, cs, toolKill, map[string]any{"id": 0, "grace": 0})
+	ok(t, cs, toolBackground, map[string]any{"name": "W", "command": "echo second"})
+	waitFor(t, 10*time.Second, func() bool {
+		_, text := ok(t, cs, toolStatus, map[string]any{"id": 1})
+		return strings.Contains(text, "exited 0")
+	})
 	cases := []struct {
 		tool string
 		args map[string]any
@@ -312,16 +322,16 @@ func TestEndToEndBadInput(t *testing.T) {
 	}
 
 	// The ninth running job is refused with the running ones named.
-	for i := 2; i < 8; i++ {
+	for i := 2; i < 10; i++ { // jobs 2 to 9: eight running
 		ok(t, cs, toolBackground, map[string]any{"command": fmt.Sprintf("export %s; sleep 100 # %d", mark, i)})
 	}
-	msg := fails(t, cs, toolBackground, map[string]any{"command": "export " + mark + "; sleep 100 # 9"})
-	if !strings.Contains(msg, "job_kill") || !strings.Contains(msg, "job 7") {
+	msg := fails(t, cs, toolBackground, map[string]any{"command": "export " + mark + "; sleep 100 # 10"})
+	if !strings.Contains(msg, "job_kill") || !strings.Contains(msg, "job 9") {
 		t.Errorf("ninth job: %q", msg)
 	}
 	// job_kill on a finished job returns its report, not an error.
-	ok(t, cs, toolKill, map[string]any{"id": 7, "grace": 0})
-	if _, text := ok(t, cs, toolKill, map[string]any{"id": 7}); !strings.HasPrefix(text, "job 7 killed by SIGKILL") {
+	ok(t, cs, toolKill, map[string]any{"id": 9, "grace": 0})
+	if _, text := ok(t, cs, toolKill, map[string]any{"id": 9}); !strings.HasPrefix(text, "job 9 killed by SIGKILL") {
 		t.Errorf("second kill: %q", text)
 	}
 

@@ -25,7 +25,7 @@ type Report struct {
 	Signal string `json:"signal,omitempty" jsonschema:"the signal that killed the leader, e.g. SIGTERM"`
 	// StillRunning counts processes of the job's tree still running after
 	// the leader exited, or during a stop.
-	StillRunning   int     `json:"still_running" jsonschema:"processes of the job still running after the leader exited or during a stop; job_kill stops them"`
+	StillRunning   int     `json:"still_running" jsonschema:"processes the leader left running after it exited, each counted with what it started; job_kill stops them"`
 	ElapsedSeconds float64 `json:"elapsed_seconds" jsonschema:"how long the job ran (until now while it runs)"`
 	Error          string  `json:"error,omitempty" jsonschema:"why the job failed to start, or a problem reported while it ran"`
 	Lines          []Line  `json:"lines" jsonschema:"output lines, oldest first"`

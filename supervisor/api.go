@@ -63,7 +63,8 @@ type Config struct {
 	// Rows and Cols size the pty; zero means 40 × 160.
 	Rows, Cols int
 	// Grace is the default time between SIGTERM and SIGKILL, used when
-	// jobdeck goes away (EOF on the control pipe); zero means 5 s.
+	// jobdeck goes away (EOF on the control pipe); zero means 5 s, negative
+	// means none (SIGKILL at once).
 	Grace time.Duration
 	// Session and Job mark every process of the job (environment markers,
 	// cgroup name) so that leftovers can be found after a crash. Session

@@ -59,8 +59,6 @@ func normalize(cfg Config) (Config, error) {
 	switch {
 	case c.Rows < 0 || c.Cols < 0 || c.Rows > 0xffff || c.Cols > 0xffff:
 		return c, startErr(ErrBadConfig, fmt.Sprintf("pty size %d×%d is out of range; use 1 to 65535 rows and columns, or 0 for the default", c.Rows, c.Cols))
-	case c.Grace < 0:
-		return c, startErr(ErrBadConfig, fmt.Sprintf("grace %v is negative; use 0 for the default of %v", c.Grace, DefaultGrace))
 	case c.Job < 0:
 		return c, startErr(ErrBadConfig, fmt.Sprintf("job number %d is negative", c.Job))
 	}

@@ -67,7 +67,10 @@ func runSupervisor(ev *emitter) int {
 		return s.fail(failOther, "the supervisor was started without the job's output on fds 4 and 5", 2)
 	}
 	s.grace = time.Duration(s.req.GraceNS)
-	if s.grace <= 0 {
+	switch {
+	case s.grace < 0:
+		s.grace = 0 // no grace: SIGKILL at once
+	case s.grace == 0:
 		s.grace = DefaultGrace
 	}
 	if code, ok := s.startLeader(); !ok {

@@ -41,7 +41,6 @@ func TestStartRejectsBadConfig(t *testing.T) {
 		{"missing dir", Config{Command: "true", Dir: filepath.Join(dir, "nope")}, ErrBadDir, "does not exist"},
 		{"file as dir", Config{Command: "true", Dir: file}, ErrBadDir, "not a directory"},
 		{"bad session", Config{Command: "true", Dir: dir, Session: "a/b"}, ErrBadConfig, "session"},
-		{"negative grace", Config{Command: "true", Dir: dir, Grace: -time.Second}, ErrBadConfig, "grace"},
 		{"huge pty", Config{Command: "true", Dir: dir, TTY: true, Rows: 70000}, ErrBadConfig, "pty size"},
 		{"nul in env", Config{Command: "true", Dir: dir, Env: []string{"A=b\x00c"}}, ErrBadConfig, "NUL"},
 	}
