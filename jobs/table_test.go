@@ -455,7 +455,6 @@ func TestNamesFollowTheLiveJob(t *testing.T) {
 	}
 }
 
-
 // TestKillFreesPorts: two python servers started in the background of one
 // job; once both listen, a kill frees both ports within grace + 1 s, and the
 // same command binds them again at once.
