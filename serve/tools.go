@@ -207,7 +207,10 @@ func (s *server) kill(ctx context.Context, req *mcp.CallToolRequest, in KillArgs
 // (other than job, which the result shows) to a report result.
 func (s *server) finish(req *mcp.CallToolRequest, text string, out *Report, job model.Snapshot) *mcp.CallToolResult {
 	now := s.opts.now()
-	if out != nil {
+	// The client has seen every line up to Next, unless the result left
+	// older ones out (a tail of the newest lines): then "not shown yet"
+	// still starts where it did.
+	if out != nil && out.Skipped == 0 {
 		s.notes.saw(req.Session, job.ID, out.Next)
 	}
 	notes := s.notes.take(req.Session, s.core.List(), job)

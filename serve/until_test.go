@@ -28,4 +28,16 @@ func TestEndToEndUntilMatchesUnseenLines(t *testing.T) {
 		t.Fatalf("a line already shown must not match again:\n%s", text)
 	}
 	ok(t, cs, toolKill, map[string]any{"id": "srv", "grace": 0})
+
+	// A look at the newest line only (lines: 1) did not show "ready",
+	// printed before it: waiting for it still matches.
+	ok(t, cs, toolBackground, map[string]any{"command": "sleep 0.5; echo ready; seq 1 100; sleep 30", "name": "c"})
+	time.Sleep(1500 * time.Millisecond) // let it print everything: the subject of the test
+	if _, text := ok(t, cs, toolStatus, map[string]any{"id": "c", "lines": 1}); !strings.Contains(text, "> 100") {
+		t.Fatalf("tail: %s", text)
+	}
+	if _, text := ok(t, cs, toolStatus, map[string]any{"id": "c", "wait": 5, "until": "ready"}); !strings.Contains(text, "wait: a line matched") {
+		t.Fatalf("a line a tail left out is not shown yet:\n%s", text)
+	}
+	ok(t, cs, toolKill, map[string]any{"id": "c", "grace": 0})
 }
