@@ -29,7 +29,8 @@ type confirm struct {
 type overlay struct {
 	title string
 	lines []string
-	top   int // index of the first line shown
+	top   int    // index of the first line shown
+	sel   string // the job of a /job-status report (kept current); "" for help
 }
 
 // newOverlay builds an overlay from plain text.

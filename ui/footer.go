@@ -25,7 +25,7 @@ func (m *Model) renderFooter(w, h int) []string {
 		out = append(out, m.palette.view(m.st, w)...)
 	} else {
 		if m.confirm != nil {
-			out = append(out, m.st.Confirm.Render(fit(m.confirm.question, w)))
+			out = append(out, m.st.Confirm.Render(fit(m.confirmQuestion(), w)))
 		} else {
 			out = append(out, m.statusLine(w))
 		}
@@ -61,7 +61,13 @@ func (m *Model) statusLine(w int) string {
 		b.WriteString(" · stopping " + plural(n, "job") + "…")
 	}
 	s := m.st.Status.Render(b.String())
-	if m.message != "" {
+	if m.msgJob != nil {
+		for _, j := range m.jobs {
+			if j.ID == *m.msgJob {
+				s += "  " + m.st.Info.Render(j.Header(m.now()))
+			}
+		}
+	} else if m.message != "" {
 		st := m.st.Info
 		if m.msgErr {
 			st = m.st.Error
@@ -69,6 +75,18 @@ func (m *Model) statusLine(w int) string {
 		s += "  " + st.Render(m.message)
 	}
 	return fit(s, w)
+}
+
+// confirmQuestion is the open question; the quit question counts the jobs
+// still running now, not when it was asked.
+func (m *Model) confirmQuestion() string {
+	if m.confirm.kind == confirmQuit {
+		if n := max(m.liveCount(), len(m.stopping)); n > 0 {
+			return "stop " + plural(n, "running job") + " and quit? y/n"
+		}
+		return "quit? y/n"
+	}
+	return m.confirm.question
 }
 
 // plural returns "1 job", "3 jobs".

@@ -1,6 +1,8 @@
 package ui
 
 import (
+	tea "charm.land/bubbletea/v2"
+
 	"errors"
 	"fmt"
 	"strings"
@@ -405,5 +407,69 @@ func TestLateLaunchReportKeepsSelection(t *testing.T) {
 	h.send(startedMsg{reports: []model.Report{{Job: s0}}, errs: []error{nil}})
 	if h.m.current != 1 {
 		t.Fatalf("a late launch report took the selection back to %d", h.m.current)
+	}
+}
+
+// TestPaletteRefusesWhatItWouldMangle: a pasted text of several lines (the
+// palette would join them into one) and a line over the palette's limit
+// (the input would cut it) are refused inline, never run.
+func TestPaletteRefusesWhatItWouldMangle(t *testing.T) {
+	t.Parallel()
+	c := fixtureCore(0)
+	h := newHarness(t, c, 120, 40, Options{})
+	h.press("/")
+	h.typeText("background ")
+	h.send(tea.PasteMsg{Content: "echo one\necho two\n"})
+	if !strings.Contains(h.m.palette.err, "has 2 lines") || h.m.palette.value() != "/background " {
+		t.Fatalf("multi-line paste: err %q, value %q", h.m.palette.err, h.m.palette.value())
+	}
+	h.send(tea.PasteMsg{Content: strings.Repeat("x", PaletteMaxChars)})
+	if !strings.Contains(h.m.palette.err, "limit") {
+		t.Fatalf("over-long paste: err %q", h.m.palette.err)
+	}
+	h.send(tea.PasteMsg{Content: "echo fine"})
+	h.press("enter")
+	if len(c.started) != 1 || c.started[0] != "echo fine" {
+		t.Fatalf("a one-line paste runs as pasted: %q", c.started)
+	}
+}
+
+// TestStatusOverlayFollowsTheJob: the /job-status overlay is not a frozen
+// snapshot: new lines and the job's end show while it is open.
+func TestStatusOverlayFollowsTheJob(t *testing.T) {
+	t.Parallel()
+	c := newFakeCore(fixedNow)
+	id := c.add(model.Snapshot{Command: "count", State: model.StateRunning, Started: t0}, 100)
+	c.emit(id, model.StreamOut, "first line")
+	h := newHarness(t, c, 120, 40, Options{})
+	h.press("/")
+	h.typeText("job-status 0")
+	h.press("enter")
+	if h.m.overlay == nil || !strings.Contains(strings.Join(h.m.overlay.lines, "\n"), "first line") {
+		t.Fatalf("overlay: %+v", h.m.overlay)
+	}
+	c.emit(id, model.StreamOut, "second line")
+	h.pump()
+	h.fire(frameMsg{})
+	if !strings.Contains(strings.Join(h.m.overlay.lines, "\n"), "second line") {
+		t.Fatalf("the overlay did not follow the job:\n%s", strings.Join(h.m.overlay.lines, "\n"))
+	}
+}
+
+// TestStatusLineFollowsTheStartedJob: the header shown after a start is the
+// job's current one: a command that died at once does not read "running".
+func TestStatusLineFollowsTheStartedJob(t *testing.T) {
+	t.Parallel()
+	c := fixtureCore(0)
+	h := newHarness(t, c, 120, 40, Options{})
+	h.press("/")
+	h.typeText("background no-such-command")
+	h.press("enter")
+	c.update(0, func(s *model.Snapshot) {
+		s.State, s.Exit, s.Ended = model.StateExited, &model.Exit{Code: 127}, s.Started
+	})
+	h.pump()
+	if f := h.footer(2); !strings.Contains(f, "job 0 exited 127") || strings.Contains(f, "job 0 running") {
+		t.Fatalf("status line after the job died:\n%s", f)
 	}
 }

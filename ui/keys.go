@@ -3,6 +3,7 @@ package ui
 import (
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
+	"unicode/utf8"
 
 	"github.com/jobdeck/jobdeck/model"
 )
@@ -18,7 +19,7 @@ func (m *Model) onKey(msg tea.KeyPressMsg) tea.Cmd {
 		}
 		return nil
 	}
-	m.message, m.msgErr = "", false
+	m.message, m.msgErr, m.msgJob = "", false, nil
 	switch {
 	case m.confirm != nil:
 		return m.onConfirmKey(msg)
@@ -110,6 +111,10 @@ func (m *Model) submit(line string) tea.Cmd {
 		m.history = append(m.history, line)
 	}
 	p.history, p.histPos = m.history, len(m.history)
+	if utf8.RuneCountInString(line) > PaletteMaxChars {
+		p.err = tooLong // the input may have cut it: never run a cut command
+		return nil
+	}
 	pc, err := parseCommand(line)
 	if err != nil {
 		p.err = err.Error()
@@ -127,7 +132,7 @@ func (m *Model) submit(line string) tea.Cmd {
 		}
 		m.palette = nil
 		if pc.cmd.name == "job-status" {
-			return statusCmd(m.ctx, m.core, id.String())
+			return statusCmd(m.ctx, m.core, id.String(), false)
 		}
 		return m.kill(id)
 	case "help":

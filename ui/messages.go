@@ -36,9 +36,10 @@ type (
 	}
 	// statusReportMsg: Status returned, for the overlay.
 	statusReportMsg struct {
-		sel    string
-		report model.Report
-		err    error
+		sel     string
+		report  model.Report
+		err     error
+		refresh bool // an update of an open overlay, not a new one
 	}
 )
 
@@ -70,10 +71,10 @@ func killCmd(ctx context.Context, core Core, id model.JobID) tea.Cmd {
 }
 
 // statusCmd asks for a job's report for the overlay.
-func statusCmd(ctx context.Context, core Core, sel string) tea.Cmd {
+func statusCmd(ctx context.Context, core Core, sel string, refresh bool) tea.Cmd {
 	return func() tea.Msg {
 		r, err := core.Status(ctx, sel, model.StatusOptions{Lines: overlayLines})
-		return statusReportMsg{sel: sel, report: r, err: err}
+		return statusReportMsg{sel: sel, report: r, err: err, refresh: refresh}
 	}
 }
 

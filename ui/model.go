@@ -42,14 +42,16 @@ type Model struct {
 	zoomed        bool
 	help          help.Model
 
-	palette  *palette
-	history  []string
-	confirm  *confirm
-	overlay  *overlay
-	message  string
-	msgErr   bool
-	stopping map[model.JobID]bool // kills in flight
-	quitting bool                 // stopping every job, then quit
+	palette    *palette
+	history    []string
+	confirm    *confirm
+	overlay    *overlay
+	message    string
+	msgErr     bool
+	msgJob     *model.JobID         // the status line shows this job's live header
+	overlayDue bool                 // a refresh of the /job-status overlay is in flight
+	stopping   map[model.JobID]bool // kills in flight
+	quitting   bool                 // stopping every job, then quit
 
 	// Redraw machinery: View renders only when gen moved since the cached
 	// frame; an output event only schedules a frame.

@@ -1,7 +1,9 @@
 package ui
 
 import (
+	"fmt"
 	"strings"
+	"unicode/utf8"
 
 	"charm.land/bubbles/v2/key"
 	"charm.land/bubbles/v2/textinput"
@@ -41,6 +43,9 @@ type palette struct {
 // PaletteMaxChars is the longest line the palette takes, in characters.
 const PaletteMaxChars = 16 << 10
 
+// tooLong is the palette's error for a line over PaletteMaxChars.
+var tooLong = fmt.Sprintf("the line is over %d characters, the palette's limit: run longer commands from a script file", PaletteMaxChars)
+
 // newPalette opens a palette with first (the key that opened it) typed.
 func newPalette(first string, history []string, st Styles) *palette {
 	in := textinput.New()
@@ -60,7 +65,7 @@ func newPalette(first string, history []string, st Styles) *palette {
 	// Every key edits the line in place, so a very long line typed (or
 	// pasted without bracketed paste) key by key costs time quadratic in
 	// its length; longer commands belong in a script file.
-	in.CharLimit = PaletteMaxChars
+	in.CharLimit = PaletteMaxChars + 1 // one more, to tell "too long" from "at the limit"
 	in.Focus()
 	in.SetValue(first)
 	in.CursorEnd()
@@ -106,6 +111,18 @@ func (p *palette) Update(msg tea.Msg, keys KeyMap, jobs []model.Snapshot) (palet
 	if p.busy != "" {
 		return paletteNone, nil
 	}
+	if pm, ok := msg.(tea.PasteMsg); ok {
+		// A line of its own is what the palette runs: a pasted script
+		// would have its lines joined into one (and mean something else).
+		if n := strings.Count(strings.TrimRight(strings.ReplaceAll(pm.Content, "\r\n", "\n"), "\r\n"), "\n") + 1; n > 1 {
+			p.err = fmt.Sprintf("the pasted text has %d lines; the palette runs one: join them with ; or run them from a script file", n)
+			return paletteNone, nil
+		}
+		if utf8.RuneCountInString(p.value())+utf8.RuneCountInString(pm.Content) > PaletteMaxChars {
+			p.err = tooLong
+			return paletteNone, nil
+		}
+	}
 	before := p.input.Value()
 	var cmd tea.Cmd
 	p.input, cmd = p.input.Update(msg)
@@ -114,6 +131,9 @@ func (p *palette) Update(msg tea.Msg, keys KeyMap, jobs []model.Snapshot) (palet
 		p.cands = nil
 		if p.input.Value() == "" {
 			return paletteClose, cmd
+		}
+		if utf8.RuneCountInString(p.input.Value()) > PaletteMaxChars {
+			p.err = tooLong
 		}
 	}
 	return paletteNone, cmd

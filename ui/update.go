@@ -1,6 +1,7 @@
 package ui
 
 import (
+	"fmt"
 	"time"
 
 	tea "charm.land/bubbletea/v2"
@@ -24,7 +25,7 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		m.frameDue = false
 		m.refresh()
 		m.invalidate()
-		var cmds []tea.Cmd
+		cmds := []tea.Cmd{m.refreshOverlay()}
 		if m.waitAfterFrame {
 			m.waitAfterFrame = false
 			cmds = append(cmds, m.armWait())
@@ -130,7 +131,7 @@ func (m *Model) onEvents(msg eventsMsg) tea.Cmd {
 	if state {
 		m.refresh()
 		m.invalidate()
-		cmds = append(cmds, m.ensureClock())
+		cmds = append(cmds, m.ensureClock(), m.refreshOverlay())
 	}
 	if output && !m.frameDue {
 		m.frameDue = true
@@ -163,7 +164,10 @@ func (m *Model) onStarted(msg startedMsg) tea.Cmd {
 			m.current, m.hasCurrent = r.Job.ID, true
 		}
 		started = true
-		m.setMessage(r.Job.Header(m.now()), false)
+		m.setJobMessage(r.Job.ID)
+	}
+	if failed := countErrs(msg.errs); failed > 0 && len(msg.errs) > 1 {
+		firstErr = fmt.Errorf("%d of %d commands did not start; the first: %w", failed, len(msg.errs), firstErr)
 	}
 	var replay []tea.Cmd
 	if msg.from != nil && m.palette == msg.from {
@@ -188,6 +192,16 @@ func (m *Model) onStarted(msg startedMsg) tea.Cmd {
 		m.setMessage(firstErr.Error(), true)
 	}
 	return tea.Batch(append(replay, m.ensureClock())...)
+}
+
+func countErrs(errs []error) int {
+	n := 0
+	for _, err := range errs {
+		if err != nil {
+			n++
+		}
+	}
+	return n
 }
 
 func cmpErr(first, err error) error {
@@ -217,14 +231,44 @@ func (m *Model) onKilled(msg killedMsg) tea.Cmd {
 
 // onStatus opens the overlay with a job's full report.
 func (m *Model) onStatus(msg statusReportMsg) {
+	if msg.refresh {
+		m.overlayDue = false
+		if o := m.overlay; msg.err == nil && o != nil && o.sel == msg.sel {
+			// Same report, newer: keep the reader's place.
+			n := newOverlay(o.title, msg.report.Text)
+			n.top, n.sel = o.top, o.sel
+			m.overlay = n
+		}
+		return
+	}
 	if msg.err != nil {
 		m.setMessage("job-status "+msg.sel+": "+msg.err.Error(), true)
 		return
 	}
 	m.overlay = newOverlay("job-status "+msg.report.Job.Label(), msg.report.Text)
+	m.overlay.sel = msg.sel
+}
+
+// refreshOverlay asks for a newer report for an open /job-status overlay,
+// one request at a time, so that it follows the job like a pane does.
+func (m *Model) refreshOverlay() tea.Cmd {
+	if m.overlay == nil || m.overlay.sel == "" || m.overlayDue {
+		return nil
+	}
+	m.overlayDue = true
+	return statusCmd(m.ctx, m.core, m.overlay.sel, true)
 }
 
 // setMessage shows text in the status line until the next key.
 func (m *Model) setMessage(text string, isErr bool) {
 	m.message, m.msgErr = model.OneLine(text, 0), isErr
+	m.msgJob = nil
+}
+
+// setJobMessage shows a job's header in the status line until the next key,
+// kept current as the job runs and ends (a header captured once would say
+// "running" after the job exited).
+func (m *Model) setJobMessage(id model.JobID) {
+	m.message, m.msgErr = "", false
+	m.msgJob = &id
 }
