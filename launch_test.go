@@ -23,8 +23,12 @@ import (
 // nothing behind.
 func TestLaunchCommandsLeaveArgv(t *testing.T) {
 	mark := fmt.Sprintf("jdlaunch-%d-%d", os.Getpid(), time.Now().UnixNano())
-	job := "export JOBDECK_LAUNCH_TEST=" + mark + "; sleep 30 # " + mark
-	cmd := exec.Command(os.Args[0], "--grace", "1s", "--", job)
+	// Two commands of 100 KB: together over the 128 KiB one environment
+	// string may hold.
+	pad := strings.Repeat("x", 100<<10)
+	job := "export JOBDECK_LAUNCH_TEST=" + mark + "; : '" + pad + "'; sleep 30 # " + mark
+	other := ": '" + pad + "'; true"
+	cmd := exec.Command(os.Args[0], "--grace", "1s", "--", job, other)
 	cmd.Env = append(os.Environ(), asJobdeckEnv+"=1", "TERM=xterm-256color")
 	ptmx, err := pty.StartWithSize(cmd, &pty.Winsize{Rows: 30, Cols: 100})
 	if err != nil {
@@ -67,7 +71,11 @@ func TestLaunchCommandsLeaveArgv(t *testing.T) {
 	}
 	environ, _ := os.ReadFile(filepath.Join("/proc", strconv.Itoa(cmd.Process.Pid), "environ"))
 	if !bytes.Contains(environ, []byte(launchEnv+"=")) {
-		t.Errorf("expected the commands to travel in %s (the exec'd environment)", launchEnv)
+		t.Errorf("expected the commands to travel through the file named by %s", launchEnv)
+	}
+	comm, _ := os.ReadFile(filepath.Join("/proc", strconv.Itoa(cmd.Process.Pid), "comm"))
+	if want := filepath.Base(os.Args[0]); !strings.HasPrefix(want, strings.TrimSpace(string(comm))) || len(comm) < 2 {
+		t.Errorf("process name %q after the re-exec, want %q (not \"exe\")", comm, want)
 	}
 
 	// Quit: q asks because a job runs; y stops it.

@@ -11,13 +11,13 @@ package main
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"flag"
 	"fmt"
 	"io"
 	"os"
 	"os/signal"
+	"path/filepath"
 	"syscall"
 	"time"
 
@@ -74,13 +74,14 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		return 2
 	}
 	commands := fs.Args()
-	if launch, ok := os.LookupEnv(launchEnv); ok {
-		// Started by hideCommands: the commands come from the environment.
-		_ = os.Unsetenv(launchEnv)
-		if err := json.Unmarshal([]byte(launch), &commands); err != nil {
-			fmt.Fprintf(stderr, "jobdeck: %s: %v\n", launchEnv, err)
+	if launched, ok, err := launchCommands(); ok {
+		// Re-executed by hideCommands: the commands come from its file.
+		supervisor.SetProcessName(filepath.Base(os.Args[0]))
+		if err != nil {
+			fmt.Fprintf(stderr, "jobdeck: reading the commands to start: %v\n", err)
 			return 2
 		}
+		commands = launched
 	} else if len(commands) > 0 {
 		hideCommands(args[:len(args)-len(commands)], commands, stderr)
 	}

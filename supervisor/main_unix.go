@@ -9,6 +9,7 @@ import (
 	"fmt"
 	"os"
 	"os/signal"
+	"path/filepath"
 	"runtime"
 	"sync"
 	"syscall"
@@ -21,6 +22,7 @@ import (
 // the job's stdout and stderr on fds 4 and 5, as Start arranges.
 func Main() int {
 	Hygiene()
+	SetProcessName(filepath.Base(os.Args[0]))
 	// Pdeathsig (the leader's SIGKILL when the supervisor dies) fires when
 	// the *thread* that forked the leader exits, not the process
 	// (prctl(2), golang/go#27505). The leader is started from this
