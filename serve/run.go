@@ -7,6 +7,7 @@ import (
 	"io"
 	"net"
 	"net/http"
+	"net/url"
 	"strings"
 	"time"
 
@@ -83,7 +84,7 @@ func RunHTTP(ctx context.Context, core Core, addr string, ready func(addr string
 	defer stop()
 	s := newServer(core, options{life: life})
 	mux := http.NewServeMux()
-	mux.Handle("/mcp", mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return s.mcp }, nil))
+	mux.Handle("/mcp", localOrigin(mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return s.mcp }, nil)))
 	srv := &http.Server{Handler: mux, ReadHeaderTimeout: 10 * time.Second}
 	served := make(chan error, 1)
 	go func() { served <- srv.Serve(ln) }()
@@ -106,6 +107,31 @@ func RunHTTP(ctx context.Context, core Core, addr string, ready func(addr string
 		ss.Close()
 	}
 	return nil
+}
+
+// localOrigin refuses requests whose Origin header names another host than
+// a loopback one (the MCP transport spec asks servers to validate Origin,
+// against DNS rebinding: a web page must not drive local jobs). Requests
+// without Origin (programs, not browsers) pass.
+func localOrigin(next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if o := r.Header.Get("Origin"); o != "" {
+			u, err := url.Parse(o)
+			if err != nil || !isLoopbackHost(u.Hostname()) {
+				http.Error(w, "jobdeck serves local clients only: Origin "+o+" is not a loopback address", http.StatusForbidden)
+				return
+			}
+		}
+		next.ServeHTTP(w, r)
+	})
+}
+
+func isLoopbackHost(h string) bool {
+	if h == "localhost" {
+		return true
+	}
+	ip := net.ParseIP(h)
+	return ip != nil && ip.IsLoopback()
 }
 
 // checkLoopback accepts host:port whose host is "localhost" or a loopback

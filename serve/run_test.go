@@ -7,6 +7,8 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"net/http"
+	"net/http/httptest"
 	"strings"
 	"testing"
 	"time"
@@ -307,6 +309,32 @@ func TestJSONRPCCheck(t *testing.T) {
 	} {
 		if len(jsonrpcProblems([]byte(bad))) == 0 {
 			t.Errorf("stray output not caught: %q", bad)
+		}
+	}
+}
+
+// TestLocalOrigin: a browser request from another origin is refused; one
+// from a loopback origin, or a program's (no Origin), passes.
+func TestLocalOrigin(t *testing.T) {
+	t.Parallel()
+	h := localOrigin(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { w.WriteHeader(http.StatusTeapot) }))
+	for origin, want := range map[string]int{
+		"":                        http.StatusTeapot,
+		"http://127.0.0.1:8765":   http.StatusTeapot,
+		"http://localhost:3000":   http.StatusTeapot,
+		"http://[::1]:1":          http.StatusTeapot,
+		"http://evil.example":     http.StatusForbidden,
+		"http://127.0.0.1.nip.io": http.StatusForbidden,
+		"null":                    http.StatusForbidden,
+	} {
+		r := httptest.NewRequest(http.MethodPost, "/mcp", nil)
+		if origin != "" {
+			r.Header.Set("Origin", origin)
+		}
+		rec := httptest.NewRecorder()
+		h.ServeHTTP(rec, r)
+		if rec.Code != want {
+			t.Errorf("Origin %q: status %d, want %d", origin, rec.Code, want)
 		}
 	}
 }
