@@ -6,3 +6,4 @@ trap 'echo TERM >> "$TERM_DIR/$1"; left=10' TERM
 echo "$1 armed"
 left=1200
 while [ "$left" -gt 0 ]; do left=$((left - 1)); sleep 0.05 & wait $!; done
+echo EXIT >> "$TERM_DIR/$1"
