@@ -32,8 +32,8 @@ func (s Stream) Marker() string {
 
 // Line is one line of a job's output as the ring keeps it.
 type Line struct {
-	// Seq numbers the line within its job: 1, 2, 3 … never reused. The
-	// open (partial) line has the seq it will get when its newline comes.
+	// Seq numbers the line within its job: 1, 2, 3 … never reused. An
+	// open (partial) line has none yet (0): both streams may have one.
 	Seq uint64
 	// Stream is where the line came from.
 	Stream Stream
