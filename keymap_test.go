@@ -1,10 +1,14 @@
 package main
 
 import (
+	"os"
 	"reflect"
+	"strings"
 	"testing"
 
+	"charm.land/bubbles/v2/help"
 	"charm.land/bubbles/v2/key"
+	"github.com/charmbracelet/x/ansi"
 )
 
 // TestDefaultKeyMap checks the bindings the console ships with: every one
@@ -38,5 +42,21 @@ func TestDefaultKeyMap(t *testing.T) {
 		if owner[k] == "" {
 			t.Errorf("key %q (documented in the README) is not bound", k)
 		}
+	}
+}
+
+// TestDefaultKeyMapMatchesGoldens: the UI's tests use a copy of these
+// bindings (package ui cannot import main); the footer its goldens show
+// must be the one these bindings give, so the copy cannot drift unseen.
+func TestDefaultKeyMapMatchesGoldens(t *testing.T) {
+	golden, err := os.ReadFile("ui/testdata/view_80x24_3jobs.golden")
+	if err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.Split(strings.TrimRight(string(golden), "\n"), "\n")
+	footer := strings.TrimRight(lines[len(lines)-1], " ")
+	got := ansi.Strip(help.New().View(defaultKeyMap()))
+	if got != footer {
+		t.Errorf("short help of defaultKeyMap:\n  %q\nthe goldens' footer:\n  %q\n(update ui/harness_test.go's testKeys to match keymap.go)", got, footer)
 	}
 }

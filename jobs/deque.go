@@ -16,8 +16,6 @@ func (d *deque[T]) at(i int) *T { return &d.buf[(d.head+i)%len(d.buf)] }
 
 func (d *deque[T]) front() *T { return d.at(0) }
 
-func (d *deque[T]) back() *T { return d.at(d.n - 1) }
-
 func (d *deque[T]) push(v T) {
 	if d.n == len(d.buf) {
 		nb := make([]T, max(16, 2*len(d.buf)))

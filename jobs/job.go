@@ -129,6 +129,8 @@ func pump(f io.Reader, s model.Stream, r *ring, activity chan<- struct{}) {
 // per notifyEvery. It ends when the job is done.
 func (j *job) notifier() {
 	defer j.t.wg.Done()
+	pause := time.NewTimer(notifyEvery)
+	defer pause.Stop()
 	for {
 		select {
 		case <-j.activity:
@@ -137,8 +139,9 @@ func (j *job) notifier() {
 		}
 		j.broadcast()
 		j.t.publish(model.Event{Kind: model.EventOutput, Job: j.id})
+		pause.Reset(notifyEvery)
 		select {
-		case <-time.After(notifyEvery):
+		case <-pause.C:
 		case <-j.doneCh:
 			return
 		}

@@ -214,20 +214,3 @@ func byteSize(n int64) string {
 	}
 	return fmt.Sprintf("%.1f GiB", float64(n)/(1<<30))
 }
-
-// ListText renders one line per job (its header), oldest first, or a hint
-// when there are none; dropped counts finished jobs no longer kept.
-func ListText(snaps []model.Snapshot, dropped int, now time.Time) string {
-	var b strings.Builder
-	if len(snaps) == 0 {
-		b.WriteString("no jobs yet\n")
-	}
-	for _, s := range snaps {
-		b.WriteString(s.Header(now))
-		b.WriteByte('\n')
-	}
-	if dropped > 0 {
-		fmt.Fprintf(&b, "(%d older finished %s dropped to keep the list short)\n", dropped, plural(dropped, "job was", "jobs were"))
-	}
-	return b.String()
-}

@@ -22,6 +22,8 @@ type Core interface {
 	List() []model.Snapshot
 	// Resolve turns a selector into a job ID.
 	Resolve(sel string) (model.JobID, error)
+	// Dropped is how many finished jobs the core no longer keeps.
+	Dropped() int
 	// Kill stops the job sel names and its whole tree and returns the final
 	// report once the tree is empty; a finished job's report comes back
 	// without error.

@@ -36,6 +36,8 @@ type fakeCore struct {
 	blockWait bool
 	// panicOn makes Start panic for this command.
 	panicOn string
+	// dropped is what Dropped reports.
+	dropped int
 }
 
 type fakeJob struct {
@@ -185,6 +187,12 @@ func (f *fakeCore) reportLocked(j *fakeJob, opts model.StatusOptions, wait *mode
 		b.Write(l.Text)
 	}
 	return model.Report{Job: j.snap, Page: page, Wait: wait, Text: b.String()}
+}
+
+func (f *fakeCore) Dropped() int {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	return f.dropped
 }
 
 func (f *fakeCore) Resolve(sel string) (model.JobID, error) {

@@ -98,13 +98,19 @@ func noteLines(notes []model.Snapshot, now time.Time) string {
 
 // listText is the text of job_status without id: one header per job, or
 // "no jobs" with a hint.
-func listText(list []model.Snapshot, now time.Time) string {
+func listText(list []model.Snapshot, dropped int, now time.Time) string {
+	var lines []string
 	if len(list) == 0 {
-		return `no jobs; start one with background {"command":"..."}`
+		lines = append(lines, `no jobs; start one with background {"command":"..."}`)
 	}
-	lines := make([]string, len(list))
-	for i, s := range list {
-		lines[i] = plainString(s.Header(now))
+	for _, s := range list {
+		lines = append(lines, plainString(s.Header(now)))
+	}
+	switch {
+	case dropped == 1:
+		lines = append(lines, "(1 older finished job was dropped: only the most recent finished jobs are kept)")
+	case dropped > 1:
+		lines = append(lines, fmt.Sprintf("(%d older finished jobs were dropped: only the most recent finished jobs are kept)", dropped))
 	}
 	return strings.Join(lines, "\n")
 }

@@ -167,7 +167,7 @@ func (s *server) list(req *mcp.CallToolRequest) (*mcp.CallToolResult, StatusOutp
 	for _, snap := range list {
 		briefs = append(briefs, newBrief(snap, now))
 	}
-	text := withNotes(listText(list, now), notes, now)
+	text := withNotes(listText(list, s.core.Dropped(), now), notes, now)
 	return textResult(text), StatusOutput{Jobs: briefs}, nil
 }
 

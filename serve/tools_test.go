@@ -166,6 +166,13 @@ func TestListJobs(t *testing.T) {
 	if _, text := ok(t, cs, toolStatus, map[string]any{"id": 0}); strings.Contains(text, "finished") {
 		t.Errorf("note after the list showed the job: %q", text)
 	}
+	// Finished jobs the core no longer keeps are said, not silently gone.
+	fc.mu.Lock()
+	fc.dropped = 3
+	fc.mu.Unlock()
+	if _, text := ok(t, cs, toolStatus, nil); !strings.HasSuffix(text, "(3 older finished jobs were dropped: only the most recent finished jobs are kept)") {
+		t.Errorf("list with dropped jobs = %q", text)
+	}
 }
 
 func TestSinceCursor(t *testing.T) {

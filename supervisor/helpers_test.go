@@ -136,7 +136,6 @@ type testJob struct {
 
 	mu     sync.Mutex
 	evs    []Event
-	closed bool
 	evDone chan struct{}
 }
 

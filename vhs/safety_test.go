@@ -59,7 +59,6 @@ var watchedModes = []ansi.Mode{
 type termWatch struct {
 	mu     sync.Mutex
 	title  string
-	titles int // OSC 0/1/2 seen since watching began
 	modes  map[ansi.Mode]bool
 	counts map[string]int
 }
