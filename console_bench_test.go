@@ -40,7 +40,7 @@ func (c *countingWriter) Write(p []byte) (int, error) { c.n.Add(int64(len(p))); 
 // startJobs starts n jobs running cmd (numbered so they are not
 // duplicates) in a new table.
 func startJobs(b *testing.B, n int, cmd string) *jobs.Table {
-	tb, err := jobs.New(jobs.Options{StartWait: -1, Grace: time.Second})
+	tb, err := jobs.New(jobs.Options{StartWait: -1, Grace: new(time.Second)})
 	if err != nil {
 		b.Fatal(err)
 	}

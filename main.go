@@ -22,6 +22,7 @@ import (
 	"time"
 
 	"github.com/jobdeck/jobdeck/jobs"
+	"github.com/jobdeck/jobdeck/model"
 	"github.com/jobdeck/jobdeck/serve"
 	"github.com/jobdeck/jobdeck/supervisor"
 )
@@ -33,9 +34,6 @@ func main() {
 	supervisor.Hygiene()
 	os.Exit(run(os.Args[1:], os.Stdin, os.Stdout, os.Stderr))
 }
-
-// maxGrace is the longest --grace accepted.
-const maxGrace = 5 * time.Minute
 
 // shutdownMargin is how long, beyond the grace, jobdeck waits for every
 // job's tree to be empty when it exits (the supervisors finish the stops
@@ -69,8 +67,8 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		return 2
 	}
 
-	if *grace < 0 || *grace > maxGrace {
-		fmt.Fprintf(stderr, "jobdeck: --grace %v is out of range; give 0 to %v (e.g. --grace 3s)\n", *grace, maxGrace)
+	if err := model.CheckGrace(*grace, model.ErrBadSpec); err != nil {
+		fmt.Fprintf(stderr, "jobdeck: --grace %v is out of range; give 0 to %v (e.g. --grace 3s)\n", *grace, model.MaxGrace)
 		return 2
 	}
 	commands := fs.Args()
@@ -90,11 +88,7 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	// may still be in their cgroups: end them now.
 	supervisor.CleanStaleCgroups()
 
-	g := *grace
-	if g == 0 {
-		g = -1 // jobs.Options: negative is "no grace", zero is the default
-	}
-	table, err := jobs.New(jobs.Options{Grace: g})
+	table, err := jobs.New(jobs.Options{Grace: grace})
 	if err != nil {
 		fmt.Fprintf(stderr, "jobdeck: %v\n", err)
 		return 1

@@ -12,6 +12,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/jobdeck/jobdeck/jobs/sanitize"
 	"github.com/jobdeck/jobdeck/model"
 	"github.com/jobdeck/jobdeck/supervisor"
 )
@@ -30,8 +31,8 @@ func TestMain(m *testing.M) {
 // test fails if any process of its session is left.
 func newTable(t *testing.T, opts Options) *Table {
 	t.Helper()
-	if opts.Grace == 0 {
-		opts.Grace = time.Second
+	if opts.Grace == nil {
+		opts.Grace = new(time.Second)
 	}
 	tb, err := New(opts)
 	if err != nil {
@@ -177,4 +178,32 @@ func needTools(t *testing.T, names ...string) {
 // uniqueMarker is a per-test marker to put in job commands.
 func uniqueMarker(t *testing.T) string {
 	return fmt.Sprintf("jdtest-%d-%d", os.Getpid(), time.Now().UnixNano()%1e9)
+}
+
+// resolve resolves a selector or fails.
+func resolve(t *testing.T, tb *Table, sel string) model.JobID {
+	t.Helper()
+	id, err := tb.Resolve(sel)
+	if err != nil {
+		t.Fatalf("Resolve(%q): %v", sel, err)
+	}
+	return id
+}
+
+// plainText is a report's header and lines as the simplest plain text
+// ("> " or "! " and each line's plain text, the open lines last), for
+// tests that look for output. The words of notes and markers belong to the
+// edges (serve, ui/present), which test them.
+func plainText(r model.Report) string {
+	var b strings.Builder
+	b.WriteString(r.Job.Header(time.Now()))
+	b.WriteByte('\n')
+	for _, set := range [][]model.Line{r.Page.Lines, r.Page.Partial} {
+		for _, l := range set {
+			b.WriteString(l.Stream.Marker())
+			b.WriteString(sanitize.Plain(l.Text))
+			b.WriteByte('\n')
+		}
+	}
+	return b.String()
 }

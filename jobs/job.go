@@ -3,6 +3,8 @@ package jobs
 import (
 	"io"
 	"os"
+	"slices"
+	"strings"
 	"sync"
 	"syscall"
 	"time"
@@ -23,16 +25,16 @@ const readBuf = 64 << 10
 // job is one entry of the table: its spec, its ring, its state and the
 // goroutines that feed them (two readers, an event loop, a notifier).
 type job struct {
-	t    *Table
-	id   model.JobID
-	spec model.Spec
-	ring ring
+	t     *Table
+	id    model.JobID
+	spec  model.Spec
+	grace time.Duration // the stop grace when none is asked for (zero: none)
+	ring  ring
 
 	// activity is poked (non-blocking) by readers after each read; the
 	// notifier turns pokes into broadcasts at most every notifyEvery.
 	activity chan struct{}
 	doneCh   chan struct{} // closed when done: tree empty and output read
-	exitCh   chan struct{} // closed when the leader exited or the start failed
 
 	mu        sync.Mutex // guards the fields below
 	h         *supervisor.Handle
@@ -45,6 +47,7 @@ type job struct {
 	remaining int
 	stopInfo  *model.Stop
 	errMsg    string
+	notes     []string // the supervisor's fallbacks
 	treeEmpty bool
 	streams   int // output streams still open
 	done      bool
@@ -52,12 +55,11 @@ type job struct {
 	changed   chan struct{} // closed and replaced on every change (broadcast)
 }
 
-func newJob(t *Table, id model.JobID, spec model.Spec) *job {
+func newJob(t *Table, id model.JobID, spec model.Spec, grace time.Duration) *job {
 	return &job{
-		t: t, id: id, spec: spec,
+		t: t, id: id, spec: spec, grace: grace,
 		activity: make(chan struct{}, 1),
 		doneCh:   make(chan struct{}),
-		exitCh:   make(chan struct{}),
 		state:    model.StateRunning,
 		started:  time.Now(),
 		changed:  make(chan struct{}),
@@ -72,7 +74,6 @@ func (j *job) fail(reason string) {
 	j.ended = time.Now()
 	j.treeEmpty = true
 	j.mu.Unlock()
-	close(j.exitCh)
 	j.finish()
 }
 
@@ -82,20 +83,32 @@ func (j *job) run(h *supervisor.Handle) {
 	j.h = h
 	j.pid = h.Pid()
 	j.cgroup = h.Cgroup() != ""
+	j.notes = dedupe(h.Notes())
 	j.streams = 2
 	j.mu.Unlock()
-	j.t.wg.Add(4)
-	go j.readLoop(h.Stdout(), model.StreamOut)
-	go j.readLoop(h.Stderr(), model.StreamErr)
-	go j.eventLoop(h.Events())
-	go j.notifier()
+	g := &j.t.goroutines
+	g.Go(func() { j.readLoop(h.Stdout(), model.StreamOut) })
+	g.Go(func() { j.readLoop(h.Stderr(), model.StreamErr) })
+	g.Go(func() { j.eventLoop(h.Events()) })
+	g.Go(j.notifier)
+}
+
+// dedupe returns notes without repeats and blanks, in their order; nil
+// when none are left.
+func dedupe(notes []string) []string {
+	var out []string
+	for _, n := range notes {
+		if n = strings.TrimSpace(n); n != "" && !slices.Contains(out, n) {
+			out = append(out, n)
+		}
+	}
+	return out
 }
 
 // readLoop reads one stream until EOF (a pty's EIO counts as EOF). It
 // blocks on nothing but read: the ring never waits for its readers, and a
 // poke is a non-blocking send.
 func (j *job) readLoop(f *os.File, s model.Stream) {
-	defer j.t.wg.Done()
 	pump(f, s, &j.ring, j.activity)
 	f.Close()
 	j.ring.closeStream(s, time.Now())
@@ -128,7 +141,6 @@ func pump(f io.Reader, s model.Stream, r *ring, activity chan<- struct{}) {
 // notifier turns read pokes into broadcasts and output events, at most one
 // per notifyEvery. It ends when the job is done.
 func (j *job) notifier() {
-	defer j.t.wg.Done()
 	pause := time.NewTimer(notifyEvery)
 	defer pause.Stop()
 	for {
@@ -164,10 +176,8 @@ func (j *job) changedState() {
 
 // eventLoop applies the supervisor's reports until its channel closes.
 func (j *job) eventLoop(events <-chan supervisor.Event) {
-	defer j.t.wg.Done()
 	for ev := range events {
 		j.mu.Lock()
-		exited := false
 		switch ev.Kind {
 		case supervisor.EventExit:
 			e := ev.Exit
@@ -175,7 +185,6 @@ func (j *job) eventLoop(events <-chan supervisor.Event) {
 			j.ended = ev.Time
 			j.remaining = ev.Remaining
 			j.state = model.StateExited
-			exited = true
 		case supervisor.EventRemaining:
 			j.remaining = ev.Remaining
 		case supervisor.EventSignalled:
@@ -199,7 +208,6 @@ func (j *job) eventLoop(events <-chan supervisor.Event) {
 			if j.exit == nil {
 				// Lost before the leader's exit was reported.
 				j.state = model.StateExited
-				exited = true
 				if j.ended.IsZero() {
 					j.ended = ev.Time
 				}
@@ -207,9 +215,6 @@ func (j *job) eventLoop(events <-chan supervisor.Event) {
 			}
 		}
 		j.mu.Unlock()
-		if exited {
-			close(j.exitCh)
-		}
 		j.changedState()
 	}
 	j.mu.Lock()
@@ -248,13 +253,14 @@ func (j *job) finish() {
 	j.ring.compact()
 	close(j.doneCh)
 	j.changedState()
-	j.t.wg.Done()
+	j.t.lives.Done()
 	j.t.finished()
 }
 
-// stop asks the supervisor for the stop sequence with the given grace.
-// Asking again with a shorter grace shortens a running stop.
-func (j *job) stop(grace time.Duration) {
+// stop asks the supervisor for the stop sequence with the given grace
+// (zero: SIGKILL at once), on behalf of by. Asking again with a shorter
+// grace shortens a running stop; the first asker stays recorded.
+func (j *job) stop(grace time.Duration, by string) {
 	j.mu.Lock()
 	h := j.h
 	if j.done || h == nil || j.treeEmpty {
@@ -262,7 +268,7 @@ func (j *job) stop(grace time.Duration) {
 		return
 	}
 	if j.stopInfo == nil {
-		j.stopInfo = &model.Stop{At: time.Now(), Grace: grace}
+		j.stopInfo = &model.Stop{At: time.Now(), Grace: grace, By: by}
 		if j.state == model.StateRunning {
 			j.state = model.StateStopping
 		}
@@ -303,10 +309,11 @@ func (j *job) snapshot() model.Snapshot {
 	defer j.mu.Unlock()
 	s := model.Snapshot{
 		ID: j.id, Name: j.spec.Name, Command: j.spec.Command, Dir: j.spec.Dir,
-		TTY: !j.spec.NoTTY, State: j.state, PID: j.pid,
+		Owner: j.spec.Owner, TTY: !j.spec.NoTTY, State: j.state, PID: j.pid,
 		Started: j.started, Ended: j.ended, Remaining: j.remaining,
 		Done: j.done, Err: j.errMsg, Cgroup: j.cgroup,
 		Lines: st.last, Bytes: st.bytes, FirstSeq: st.first, DroppedBytes: st.droppedBytes,
+		Notes: slices.Clone(j.notes),
 	}
 	if j.state == model.StateFailed {
 		s.Started = time.Time{}

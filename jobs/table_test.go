@@ -6,7 +6,6 @@ import (
 	"net"
 	"os"
 	"path/filepath"
-	"regexp"
 	"strings"
 	"testing"
 	"time"
@@ -19,11 +18,11 @@ func TestStartReportsOutputAndExit(t *testing.T) {
 	tb := newTable(t, Options{})
 	r := start(t, tb, model.Spec{Command: "echo hello; echo oops >&2; exit 3"})
 	if r.Job.Exit == nil || r.Job.Exit.Code != 3 {
-		t.Fatalf("exit = %v, want exited 3; report:\n%s", r.Job.Exit, r.Text)
+		t.Fatalf("exit = %v, want exited 3; report:\n%s", r.Job.Exit, plainText(r))
 	}
 	for _, want := range []string{"job 0 exited 3 ", "> hello\n", "! oops\n"} {
-		if !strings.Contains(r.Text, want) {
-			t.Errorf("report lacks %q:\n%s", want, r.Text)
+		if !strings.Contains(plainText(r), want) {
+			t.Errorf("report lacks %q:\n%s", want, plainText(r))
 		}
 	}
 	if !r.Job.Done {
@@ -46,10 +45,10 @@ func TestStartInstantDeath(t *testing.T) {
 	for _, c := range cases {
 		r := start(t, tb, model.Spec{Command: c.cmd})
 		if r.Job.Exit == nil || r.Job.Exit.Code != c.code {
-			t.Errorf("%q: exit %v, want %d\n%s", c.cmd, r.Job.Exit, c.code, r.Text)
+			t.Errorf("%q: exit %v, want %d\n%s", c.cmd, r.Job.Exit, c.code, plainText(r))
 		}
-		if !strings.Contains(r.Text, "! ") || !strings.Contains(r.Text, c.stderr) {
-			t.Errorf("%q: stderr %q not in the start report:\n%s", c.cmd, c.stderr, r.Text)
+		if !strings.Contains(plainText(r), "! ") || !strings.Contains(plainText(r), c.stderr) {
+			t.Errorf("%q: stderr %q not in the start report:\n%s", c.cmd, c.stderr, plainText(r))
 		}
 	}
 }
@@ -92,8 +91,8 @@ func TestLongCommandRunsFromFile(t *testing.T) {
 	// 300 KiB: longer than one environment string may be, shorter than 1 MiB.
 	cmd := "x='" + strings.Repeat("y", 300<<10) + "'; echo ${#x}"
 	r := start(t, tb, model.Spec{Command: cmd})
-	if r.Job.Exit == nil || r.Job.Exit.Code != 0 || !strings.Contains(r.Text, fmt.Sprintf("> %d\n", 300<<10)) {
-		t.Fatalf("long command:\n%s", r.Text)
+	if r.Job.Exit == nil || r.Job.Exit.Code != 0 || !strings.Contains(plainText(r), fmt.Sprintf("> %d\n", 300<<10)) {
+		t.Fatalf("long command:\n%s", plainText(r))
 	}
 }
 
@@ -107,7 +106,7 @@ func TestRunningLimitAndDuplicates(t *testing.T) {
 	if !errors.Is(err, ErrLimit) || !strings.Contains(err.Error(), "job 0 sleep 30 # 0") || !strings.Contains(err.Error(), "stop one") {
 		t.Fatalf("fourth start: err = %v, want ErrLimit naming the running jobs", err)
 	}
-	if _, err := tb.Kill(t.Context(), "1", model.KillOptions{}); err != nil {
+	if _, err := tb.Kill(t.Context(), 1, model.KillOptions{}); err != nil {
 		t.Fatal(err)
 	}
 	_, err = tb.Start(t.Context(), model.Spec{Command: "sleep 30 # 0"})
@@ -144,26 +143,26 @@ func TestStatusSinceAndBounds(t *testing.T) {
 	tb := newTable(t, Options{})
 	start(t, tb, model.Spec{Command: "seq 1 100"})
 	waitFor(t, 5*time.Second, "done", func() bool { return snap(t, tb, 0).Done })
-	r, err := tb.Status(t.Context(), "0", model.StatusOptions{HasSince: true, Since: 95})
+	r, err := tb.Status(t.Context(), 0, model.StatusOptions{HasSince: true, Since: 95})
 	if err != nil {
 		t.Fatal(err)
 	}
 	if got := strings.Join(lineTexts(r.Page), ","); got != "96,97,98,99,100" || r.Page.Next != 100 {
 		t.Fatalf("since 95: %s next %d", got, r.Page.Next)
 	}
-	r, _ = tb.Status(t.Context(), "0", model.StatusOptions{Lines: 3})
+	r, _ = tb.Status(t.Context(), 0, model.StatusOptions{Lines: 3})
 	if got := strings.Join(lineTexts(r.Page), ","); got != "98,99,100" {
 		t.Fatalf("lines 3: %s", got)
 	}
-	r, _ = tb.Status(t.Context(), "0", model.StatusOptions{HasSince: true, Since: 10, Lines: 5})
-	if r.Page.More != 85 || !strings.Contains(r.Text, "since=15") {
-		t.Fatalf("paged read: more %d\n%s", r.Page.More, r.Text)
+	r, _ = tb.Status(t.Context(), 0, model.StatusOptions{HasSince: true, Since: 10, Lines: 5})
+	if r.Page.More != 85 || r.Page.Next != 15 {
+		t.Fatalf("paged read: more %d\n%s", r.Page.More, plainText(r))
 	}
 	for _, o := range []model.StatusOptions{
 		{HasSince: true, Since: 101}, {Lines: 2001}, {Lines: -1}, {Wait: -time.Second}, {Wait: time.Hour},
-		{Until: regexp.MustCompile("x")},
+		{Until: "x"},
 	} {
-		if _, err := tb.Status(t.Context(), "0", o); !errors.Is(err, ErrBadRequest) {
+		if _, err := tb.Status(t.Context(), 0, o); !errors.Is(err, ErrBadRequest) {
 			t.Errorf("Status(%+v) = %v, want ErrBadRequest", o, err)
 		}
 	}
@@ -174,12 +173,12 @@ func TestStatusSinceOlderThanRing(t *testing.T) {
 	tb := newTable(t, Options{})
 	start(t, tb, model.Spec{Command: "seq 1 5000"})
 	waitFor(t, 5*time.Second, "done", func() bool { return snap(t, tb, 0).Done })
-	r, err := tb.Status(t.Context(), "0", model.StatusOptions{HasSince: true, Since: 10, Lines: 1})
+	r, err := tb.Status(t.Context(), 0, model.StatusOptions{HasSince: true, Since: 10, Lines: 1})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if r.Page.Dropped != 2990 || !strings.Contains(r.Text, "[… 2990 lines dropped]") || lineTexts(r.Page)[0] != "3001" {
-		t.Fatalf("dropped %d:\n%s", r.Page.Dropped, r.Text)
+	if r.Page.Dropped != 2990 || lineTexts(r.Page)[0] != "3001" {
+		t.Fatalf("dropped %d:\n%s", r.Page.Dropped, plainText(r))
 	}
 }
 
@@ -188,20 +187,20 @@ func TestWaitUntilReturnsOnMatch(t *testing.T) {
 	tb := newTable(t, Options{})
 	start(t, tb, model.Spec{Command: "echo starting; sleep 2; echo ready; sleep 30"})
 	t0 := time.Now()
-	r, err := tb.Status(t.Context(), "0", model.StatusOptions{Wait: 20 * time.Second, Until: regexp.MustCompile(`^ready$`)})
+	r, err := tb.Status(t.Context(), 0, model.StatusOptions{Wait: 20 * time.Second, Until: `^ready$`})
 	took := time.Since(t0)
 	if err != nil {
 		t.Fatal(err)
 	}
 	if r.Wait == nil || r.Wait.Reason != model.WaitMatched || string(r.Wait.Match.Text) != "ready" {
-		t.Fatalf("wait = %+v\n%s", r.Wait, r.Text)
+		t.Fatalf("wait = %+v\n%s", r.Wait, plainText(r))
 	}
 	if took < time.Second || took > 6*time.Second {
 		t.Fatalf("wait took %v, want about 2 s (not the 20 s timeout)", took)
 	}
 	// Negative control: a pattern that never matches times out.
-	r, _ = tb.Status(t.Context(), "0", model.StatusOptions{Wait: 300 * time.Millisecond, Until: regexp.MustCompile(`never`)})
-	if r.Wait.Reason != model.WaitTimeout || !strings.Contains(r.Text, "timed out") {
+	r, _ = tb.Status(t.Context(), 0, model.StatusOptions{Wait: 300 * time.Millisecond, Until: `never`})
+	if r.Wait.Reason != model.WaitTimeout {
 		t.Fatalf("want a timeout: %+v", r.Wait)
 	}
 }
@@ -210,27 +209,27 @@ func TestWaitEndsWithJob(t *testing.T) {
 	t.Parallel()
 	tb := newTable(t, Options{StartWait: -1})
 	start(t, tb, model.Spec{Command: "sleep 1; echo bye; exit 4"})
-	r, err := tb.Status(t.Context(), "0", model.StatusOptions{Wait: 20 * time.Second})
+	r, err := tb.Status(t.Context(), 0, model.StatusOptions{Wait: 20 * time.Second})
 	if err != nil {
 		t.Fatal(err)
 	}
 	if r.Wait.Reason != model.WaitEnded || r.Job.Exit == nil || r.Job.Exit.Code != 4 || r.Wait.Waited > 8*time.Second {
-		t.Fatalf("wait: %+v exit %v\n%s", r.Wait, r.Job.Exit, r.Text)
+		t.Fatalf("wait: %+v exit %v\n%s", r.Wait, r.Job.Exit, plainText(r))
 	}
 }
 
 func TestKillNeedsSigkill(t *testing.T) {
 	t.Parallel()
 	tb := newTable(t, Options{})
-	start(t, tb, model.Spec{Command: `sh -c 'trap "exit 0" TERM; (trap "" TERM; exec sleep 4243) & wait'`, Grace: time.Second})
+	start(t, tb, model.Spec{Command: `sh -c 'trap "exit 0" TERM; (trap "" TERM; exec sleep 4243) & wait'`, Grace: new(time.Second)})
 	t0 := time.Now()
-	r, err := tb.Kill(t.Context(), "0", model.KillOptions{})
+	r, err := tb.Kill(t.Context(), 0, model.KillOptions{})
 	took := time.Since(t0)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if r.Job.Stop == nil || r.Job.Stop.KillSent == 0 || !strings.Contains(r.Text, "SIGKILL was needed") {
-		t.Fatalf("want a report that SIGKILL was needed:\n%s", r.Text)
+	if r.Job.Stop == nil || r.Job.Stop.KillSent == 0 {
+		t.Fatalf("want a report that SIGKILL was needed:\n%s", plainText(r))
 	}
 	if took < time.Second || took > 3*time.Second {
 		t.Fatalf("kill took %v, want the 1 s grace + a little", took)
@@ -243,9 +242,9 @@ func TestKillFinishedJobReturnsReport(t *testing.T) {
 	tb := newTable(t, Options{})
 	start(t, tb, model.Spec{Command: "echo done"})
 	waitFor(t, 5*time.Second, "done", func() bool { return snap(t, tb, 0).Done })
-	r, err := tb.Kill(t.Context(), "0", model.KillOptions{})
-	if err != nil || !strings.Contains(r.Text, "exited 0") || !strings.Contains(r.Text, "> done") {
-		t.Fatalf("kill of a finished job: %v\n%s", err, r.Text)
+	r, err := tb.Kill(t.Context(), 0, model.KillOptions{})
+	if err != nil || !strings.Contains(plainText(r), "exited 0") || !strings.Contains(plainText(r), "> done") {
+		t.Fatalf("kill of a finished job: %v\n%s", err, plainText(r))
 	}
 }
 
@@ -263,7 +262,7 @@ func TestLeaderExitsTreeLingers(t *testing.T) {
 	ticks := snap(t, tb, 0).Lines
 	waitFor(t, 3*time.Second, "more ticks after the exit", func() bool { return snap(t, tb, 0).Lines > ticks })
 	t0 := time.Now()
-	r, err := tb.Kill(t.Context(), "0", model.KillOptions{})
+	r, err := tb.Kill(t.Context(), 0, model.KillOptions{})
 	if err != nil || time.Since(t0) > 2*time.Second {
 		t.Fatalf("kill took %v: %v", time.Since(t0), err)
 	}
@@ -278,8 +277,8 @@ func TestPromptShowsAndStdinIsEmpty(t *testing.T) {
 	t.Parallel()
 	tb := newTable(t, Options{})
 	r := start(t, tb, model.Spec{Command: `sh -c 'printf "Password: "; read x; echo got'`})
-	if r.Job.Exit == nil || !strings.Contains(r.Text, "> Password: got") {
-		t.Fatalf("prompt job:\n%s", r.Text)
+	if r.Job.Exit == nil || !strings.Contains(plainText(r), "> Password: got") {
+		t.Fatalf("prompt job:\n%s", plainText(r))
 	}
 }
 
@@ -297,8 +296,8 @@ func TestReportHasNoEscapes(t *testing.T) {
 	t.Parallel()
 	tb := newTable(t, Options{})
 	r := start(t, tb, model.Spec{Command: `printf '\033[31mred\033[0m\n\033]52;c;cHduZWQ=\007ok\n'`})
-	if !strings.Contains(r.Text, "red") || !strings.Contains(r.Text, "ok") || hasControls(r.Text) {
-		t.Fatalf("report: %q", r.Text)
+	if !strings.Contains(plainText(r), "red") || !strings.Contains(plainText(r), "ok") || hasControls(plainText(r)) {
+		t.Fatalf("report: %q", plainText(r))
 	}
 }
 
@@ -371,7 +370,7 @@ func TestEventsFanOut(t *testing.T) {
 
 func TestCloseStopsEverything(t *testing.T) {
 	t.Parallel()
-	tb, err := New(Options{Grace: 500 * time.Millisecond, StartWait: -1})
+	tb, err := New(Options{Grace: new(500 * time.Millisecond), StartWait: -1})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -396,12 +395,12 @@ func TestWaitUntilWithSinceSeesEarlierLines(t *testing.T) {
 	tb := newTable(t, Options{})
 	start(t, tb, model.Spec{Command: "echo ready; sleep 30"})
 	waitFor(t, 5*time.Second, "the line", func() bool { return snap(t, tb, 0).Lines == 1 })
-	r, _ := tb.Status(t.Context(), "0", model.StatusOptions{Wait: 10 * time.Second, Until: regexp.MustCompile("ready"), HasSince: true})
+	r, _ := tb.Status(t.Context(), 0, model.StatusOptions{Wait: 10 * time.Second, Until: "ready", HasSince: true})
 	if r.Wait.Reason != model.WaitMatched || r.Wait.Waited > time.Second {
 		t.Fatalf("with since=0 the earlier line matches at once: %+v", r.Wait)
 	}
 	// Negative control: without since, only new lines count.
-	r, _ = tb.Status(t.Context(), "0", model.StatusOptions{Wait: 300 * time.Millisecond, Until: regexp.MustCompile("ready")})
+	r, _ = tb.Status(t.Context(), 0, model.StatusOptions{Wait: 300 * time.Millisecond, Until: "ready"})
 	if r.Wait.Reason != model.WaitTimeout {
 		t.Fatalf("without since an old line must not match: %+v", r.Wait)
 	}
@@ -412,14 +411,14 @@ func TestWaitUntilOutlivesTheLeader(t *testing.T) {
 	tb := newTable(t, Options{})
 	start(t, tb, model.Spec{Command: `(sleep 1; echo late-ready; sleep 30) & exit 0`})
 	waitFor(t, 5*time.Second, "the leader's exit", func() bool { return snap(t, tb, 0).Exit != nil })
-	r, _ := tb.Status(t.Context(), "0", model.StatusOptions{Wait: 10 * time.Second, Until: regexp.MustCompile("late-ready")})
+	r, _ := tb.Status(t.Context(), 0, model.StatusOptions{Wait: 10 * time.Second, Until: "late-ready"})
 	if r.Wait.Reason != model.WaitMatched {
-		t.Fatalf("until must keep waiting while the leader's children print: %+v\n%s", r.Wait, r.Text)
+		t.Fatalf("until must keep waiting while the leader's children print: %+v\n%s", r.Wait, plainText(r))
 	}
 	// Without until, the wait is for the whole tree, which still runs.
-	r, _ = tb.Status(t.Context(), "0", model.StatusOptions{Wait: 300 * time.Millisecond})
-	if r.Wait.Reason != model.WaitTimeout || !strings.Contains(r.Text, "exited 0, 1 still running") {
-		t.Fatalf("without until, a job whose leader left a process running has not ended: %+v\n%s", r.Wait, r.Text)
+	r, _ = tb.Status(t.Context(), 0, model.StatusOptions{Wait: 300 * time.Millisecond})
+	if r.Wait.Reason != model.WaitTimeout || !strings.Contains(plainText(r), "exited 0, 1 still running") {
+		t.Fatalf("without until, a job whose leader left a process running has not ended: %+v\n%s", r.Wait, plainText(r))
 	}
 }
 
@@ -427,9 +426,9 @@ func TestWaitEndsWhenTheTreeIsGone(t *testing.T) {
 	t.Parallel()
 	tb := newTable(t, Options{})
 	start(t, tb, model.Spec{Command: `(sleep 1; echo bye) & exit 0`})
-	r, _ := tb.Status(t.Context(), "0", model.StatusOptions{Wait: 10 * time.Second})
-	if r.Wait.Reason != model.WaitEnded || r.Wait.Waited < 500*time.Millisecond || !strings.Contains(r.Text, "> bye") {
-		t.Fatalf("the wait ends with the last process, after its output: %+v\n%s", r.Wait, r.Text)
+	r, _ := tb.Status(t.Context(), 0, model.StatusOptions{Wait: 10 * time.Second})
+	if r.Wait.Reason != model.WaitEnded || r.Wait.Waited < 500*time.Millisecond || !strings.Contains(plainText(r), "> bye") {
+		t.Fatalf("the wait ends with the last process, after its output: %+v\n%s", r.Wait, plainText(r))
 	}
 }
 
@@ -440,14 +439,14 @@ func TestNamesFollowTheLiveJob(t *testing.T) {
 	if _, err := tb.Start(t.Context(), model.Spec{Command: "sleep 30 # other", Name: "WEB"}); !errors.Is(err, ErrDuplicate) || !strings.Contains(err.Error(), "belongs to running job 0") {
 		t.Fatalf("a live job's name must not be taken twice: %v", err)
 	}
-	if _, err := tb.Kill(t.Context(), "web", model.KillOptions{}); err != nil {
+	if _, err := tb.Kill(t.Context(), resolve(t, tb, "web"), model.KillOptions{}); err != nil {
 		t.Fatal(err)
 	}
 	start(t, tb, model.Spec{Command: "sleep 30 # v2", Name: "web"}) // the usual restart
 	if id, err := tb.Resolve("web"); err != nil || id != 1 {
 		t.Fatalf("after a restart, web is the live job 1: %v %v", id, err)
 	}
-	if _, err := tb.Kill(t.Context(), "web", model.KillOptions{}); err != nil {
+	if _, err := tb.Kill(t.Context(), resolve(t, tb, "web"), model.KillOptions{}); err != nil {
 		t.Fatal(err)
 	}
 	if _, err := tb.Resolve("web"); !errors.Is(err, ErrAmbiguous) {
@@ -460,14 +459,14 @@ func TestNamesFollowTheLiveJob(t *testing.T) {
 // same command binds them again at once.
 func TestKillFreesPorts(t *testing.T) {
 	needTools(t, "python3")
-	tb := newTable(t, Options{Grace: time.Second})
+	tb := newTable(t, Options{Grace: new(time.Second)})
 	cmd := `sh -c 'python3 -m http.server 8701 & python3 -m http.server 8702 & wait'`
 	listening := func() bool { return canConnect("127.0.0.1:8701") && canConnect("127.0.0.1:8702") }
 	for round := range 2 {
 		r := start(t, tb, model.Spec{Command: cmd, Dir: t.TempDir()})
 		waitFor(t, 10*time.Second, "both servers to listen", listening)
 		t0 := time.Now()
-		if _, err := tb.Kill(t.Context(), r.Job.ID.String(), model.KillOptions{}); err != nil {
+		if _, err := tb.Kill(t.Context(), r.Job.ID, model.KillOptions{}); err != nil {
 			t.Fatal(err)
 		}
 		waitFor(t, 2*time.Second, "both ports to be free", func() bool { return !canConnect("127.0.0.1:8701") && !canConnect("127.0.0.1:8702") })
@@ -493,9 +492,9 @@ func TestPythonEscapesReachNoReader(t *testing.T) {
 	tb := newTable(t, Options{})
 	r := start(t, tb, model.Spec{Command: `python3 -c 'import sys; print("\x1b[31mred\x1b[0m"); sys.stdout.write("\x1b]52;c;cHduZWQ=\x07ok\n")'`})
 	waitFor(t, 5*time.Second, "done", func() bool { return snap(t, tb, r.Job.ID).Done })
-	rep, _ := tb.Status(t.Context(), r.Job.ID.String(), model.StatusOptions{})
-	_, body, _ := strings.Cut(rep.Text, "\n") // the header quotes the command
-	if body != "> red\n> ok\n" || hasControls(rep.Text) {
-		t.Fatalf("report: %q", rep.Text)
+	rep, _ := tb.Status(t.Context(), r.Job.ID, model.StatusOptions{})
+	_, body, _ := strings.Cut(plainText(rep), "\n") // the header quotes the command
+	if body != "> red\n> ok\n" || hasControls(plainText(rep)) {
+		t.Fatalf("report: %q", plainText(rep))
 	}
 }

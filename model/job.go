@@ -13,35 +13,41 @@ type JobID int
 // String returns the ID in decimal, as selectors and reports show it.
 func (id JobID) String() string { return strconv.Itoa(int(id)) }
 
-// Spec is what a caller asks the jobs core to start.
+// Spec is what a caller asks the jobs core to start. The core checks it
+// with the Check* functions of this package.
 type Spec struct {
 	// Command is the shell text, run by bash (not sh) exactly as typed.
-	// It must not be blank and is at most MaxCommandBytes long.
+	// It must not be blank or hold a NUL byte, and is at most
+	// MaxCommandBytes long.
 	Command string
 	// Name is an optional label; selectors match it case-insensitively.
-	// It must not be a decimal number (that would read as an ID).
+	// It must not be a decimal number (that would read as an ID), and is
+	// one line of at most MaxNameBytes bytes.
 	Name string
 	// Dir is the working directory; empty means the jobs core's default
-	// (the directory jobdeck was started in). It must exist.
+	// (the directory jobdeck was started in), relative means relative to
+	// it. It must exist.
 	Dir string
+	// Env is the job's base environment (KEY=VALUE entries); nil means the
+	// jobs core's default (jobdeck's own environment). The core adds its
+	// markers and settings (TERM, PAGER, …) to either.
+	Env []string
+	// Owner is who started the job: "console", or the MCP client's name.
+	// Informational; empty means unknown.
+	Owner string
 	// NoTTY gives the job plain pipes for stdout and stderr instead of a
 	// pty on stdout. Pipes are faster; a pty gives line-buffered output
 	// and colours from programs that check isatty.
 	NoTTY bool
-	// Grace is how long a stop waits between SIGTERM and SIGKILL; zero
-	// means the jobs core's default (5 s), negative means none (SIGKILL at
-	// once).
-	Grace time.Duration
+	// Grace is how long a stop waits between SIGTERM and SIGKILL: nil
+	// means the jobs core's default (DefaultGrace unless jobdeck was told
+	// otherwise), zero means none (SIGKILL at once); at most MaxGrace.
+	Grace *time.Duration
 	// NoWait makes Start return as soon as the job runs, without the short
 	// wait that lets a command that dies at once be reported dead with its
 	// output (the console shows the job's fate live instead).
 	NoWait bool
 }
-
-// MaxCommandBytes is the longest command text accepted: 1 MiB. Commands
-// longer than one argv string (about 128 KiB on Linux) still run, from a
-// private temporary file.
-const MaxCommandBytes = 1 << 20
 
 // State is where a job is in its life.
 type State uint8
@@ -132,6 +138,9 @@ type Stop struct {
 	KillSent int
 	// Done is when the tree became empty; zero while the stop runs.
 	Done time.Time
+	// By is who asked for the stop: "console", an MCP client's name, or
+	// "jobdeck" when jobdeck itself was shutting down. Empty: unknown.
+	By string
 }
 
 // Snapshot is a copy of one job's state at one moment. It never changes
@@ -141,6 +150,7 @@ type Snapshot struct {
 	Name    string // optional label
 	Command string // the command text as given
 	Dir     string // working directory
+	Owner   string // who started it (Spec.Owner)
 	TTY     bool   // stdout is a pty
 	State   State
 	// PID is the leader's process ID (informational: jobdeck never
@@ -175,6 +185,11 @@ type Snapshot struct {
 	// Cgroup tells whether the job runs in its own cgroup v2 (so that
 	// cgroup.kill finishes a stop).
 	Cgroup bool
+	// Notes are what the job's supervisor could not set up and how it
+	// falls back ("no cgroup v2 for the job (…); stops rely on the
+	// subreaper walk"), one sentence each, without duplicates. Nil when
+	// everything worked.
+	Notes []string
 }
 
 // Elapsed is how long the job ran: until Ended, or until now while the

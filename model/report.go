@@ -1,24 +1,12 @@
 package model
 
-import (
-	"regexp"
-	"time"
-)
-
-// Defaults and bounds of a status request (DESIGN §5).
-const (
-	// DefaultStatusLines is how many lines a status shows when not told.
-	DefaultStatusLines = 50
-	// MaxStatusLines is the most lines one status returns: the ring's size.
-	MaxStatusLines = 2000
-	// MaxWait is the longest a status request may wait for a job.
-	MaxWait = 10 * time.Minute
-)
+import "time"
 
 // StatusOptions shape a status request.
 type StatusOptions struct {
 	// Lines is how many lines to include: the newest ones, or with
-	// HasSince the oldest ones after Since. Zero means 50; at most 2000.
+	// HasSince the oldest ones after Since. Zero means DefaultStatusLines;
+	// at most MaxStatusLines.
 	Lines int
 	// Since, when HasSince is set, asks for lines with a seq greater than
 	// Since only. It must not be beyond the job's last seq.
@@ -28,19 +16,23 @@ type StatusOptions struct {
 	// tree: the leader and what it left running) or for a new line to match
 	// Until; zero means answer at once. At most MaxWait.
 	Wait time.Duration
-	// Until, with Wait, ends the wait as soon as a line matches it
+	// Until, with Wait, is a regular expression (Go RE2 syntax, at most
+	// MaxPatternBytes) that ends the wait as soon as a line matches it
 	// (matched against the line's plain text, and the open lines too): a
 	// line printed after the request started, or with HasSince any line
-	// after Since.
-	Until *regexp.Regexp
+	// after Since. Empty means no pattern. The core compiles it.
+	Until string
 }
 
 // KillOptions shape a stop request.
 type KillOptions struct {
 	// Grace overrides the job's grace period (time between SIGTERM and
-	// SIGKILL) when HasGrace is set; zero then means SIGKILL at once.
-	Grace    time.Duration
-	HasGrace bool
+	// SIGKILL): nil keeps the job's own, zero means SIGKILL at once; at
+	// most MaxGrace.
+	Grace *time.Duration
+	// By is who asks for the stop ("console", an MCP client's name); it is
+	// recorded in Stop.By.
+	By string
 }
 
 // WaitReason says why a waiting status request returned.
@@ -78,15 +70,14 @@ type WaitResult struct {
 	Match *Line
 }
 
-// Report is one job's state and lines, as the status line, the agent and
-// the UI's status overlay get them (DESIGN §5).
+// Report is one job's state and lines, as a status request, a start or a
+// stop returns them: structure only. The screen and the agent each render
+// it in their own words (ui/present, serve).
 type Report struct {
-	Job  Snapshot
+	// Job is the job's snapshot when the report was made.
+	Job Snapshot
+	// Page holds the lines the request asked for (see ReadRequest).
 	Page Page
 	// Wait is set when the request waited.
 	Wait *WaitResult
-	// Text is the report as plain text, with no escape bytes at all: the
-	// header ("job 0 running 0:02 npm run dev"), notes, then one line per
-	// output line, "> " for stdout and "! " for stderr.
-	Text string
 }

@@ -85,12 +85,6 @@ func (s Selector) MarshalJSON() ([]byte, error) {
 // IsZero reports whether the selector was not given (for omitzero).
 func (s Selector) IsZero() bool { return !s.Given }
 
-// Limits of the tool arguments, as the schemas state them.
-const (
-	// maxGraceSeconds bounds job_kill's grace.
-	maxGraceSeconds = 300
-)
-
 // checkSelector returns the selector text or an error naming the tool.
 func checkSelector(tool string, s Selector) (string, error) {
 	if !s.Given {

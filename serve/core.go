@@ -7,25 +7,28 @@ import (
 )
 
 // Core is what the MCP server needs from the jobs core; *jobs.Table
-// satisfies it. A selector (sel) is a job ID in decimal or a
-// case-insensitive name. Errors wrap the jobs package's sentinels
-// (model.ErrNotFound, model.ErrAmbiguous, model.ErrLimit, model.ErrBadSpec,
-// model.ErrBadRequest, …) with messages that say what to do next; serve
-// adds which tool to use for it.
+// satisfies it. The server resolves a selector once (Resolve) and then
+// works by job ID, so that a name cannot come to mean another job between
+// two calls. Errors wrap model's sentinels (model.ErrNotFound,
+// model.ErrAmbiguous, model.ErrLimit, model.ErrBadSpec, model.ErrBadRequest,
+// …; bad inputs as *model.InputError) with messages that name no surface;
+// serve adds which tool or argument to use.
 type Core interface {
-	// Start starts spec as a new job and returns its first report.
+	// Start starts spec as a new job and returns its first report; a job
+	// whose shell could not start at all comes back in StateFailed.
 	Start(ctx context.Context, spec model.Spec) (model.Report, error)
-	// Status returns the report of the job sel names, shaped and possibly
-	// delayed by opts (see model.StatusOptions).
-	Status(ctx context.Context, sel string, opts model.StatusOptions) (model.Report, error)
+	// Resolve turns a selector (an ID in decimal, or a case-insensitive
+	// name) into a job ID.
+	Resolve(sel string) (model.JobID, error)
+	// Status returns the report of job id, shaped and possibly delayed by
+	// opts (see model.StatusOptions).
+	Status(ctx context.Context, id model.JobID, opts model.StatusOptions) (model.Report, error)
+	// Kill stops job id and its whole tree and returns the final report
+	// once the tree is empty; a finished job's report comes back without
+	// error.
+	Kill(ctx context.Context, id model.JobID, opts model.KillOptions) (model.Report, error)
 	// List returns a snapshot of every job, in ID order.
 	List() []model.Snapshot
-	// Resolve turns a selector into a job ID.
-	Resolve(sel string) (model.JobID, error)
 	// Dropped is how many finished jobs the core no longer keeps.
 	Dropped() int
-	// Kill stops the job sel names and its whole tree and returns the final
-	// report once the tree is empty; a finished job's report comes back
-	// without error.
-	Kill(ctx context.Context, sel string, opts model.KillOptions) (model.Report, error)
 }

@@ -4,6 +4,8 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"os"
+	"regexp"
 	"strconv"
 	"strings"
 	"sync"
@@ -17,7 +19,6 @@ var (
 	errFakeNotFound  = errors.New("no such job")
 	errFakeAmbiguous = errors.New("name matches more than one job")
 	errFakeLimit     = errors.New("too many running jobs")
-	errFakeBad       = errors.New("bad request")
 )
 
 // t0 is the fake core's clock start.
@@ -38,6 +39,33 @@ type fakeCore struct {
 	panicOn string
 	// dropped is what Dropped reports.
 	dropped int
+	// failStart makes the next starts fail to run, with this reason.
+	failStart string
+	// statused and killed are the IDs Status and Kill were called with.
+	statused, killed []model.JobID
+}
+
+// checkStatus applies the real core's checks of a status request.
+func checkStatus(opts model.StatusOptions, s model.Snapshot) error {
+	lines := opts.Lines
+	if lines == 0 {
+		lines = model.DefaultStatusLines
+	}
+	if err := model.CheckLines(lines); err != nil {
+		return err
+	}
+	if err := model.CheckWait(opts.Wait); err != nil {
+		return err
+	}
+	if opts.Until != "" {
+		if _, err := model.CompilePattern(model.FieldUntil, opts.Until); err != nil {
+			return err
+		}
+	}
+	if opts.HasSince {
+		return model.CheckSince(opts.Since, s.Lines, s.ID)
+	}
+	return nil
 }
 
 type fakeJob struct {
@@ -60,6 +88,17 @@ func (f *fakeCore) Start(ctx context.Context, spec model.Spec) (model.Report, er
 	if spec.Command == f.panicOn && f.panicOn != "" {
 		panic("fake core panics on purpose")
 	}
+	// The real core's checks, which live in model, once; names are taken
+	// as given (trimmed), so that tests can play a careless core that
+	// hands serve a hostile one.
+	if err := model.CheckCommand(spec.Command); err != nil {
+		return model.Report{}, err
+	}
+	wd, _ := os.Getwd()
+	if _, err := model.CheckDir(spec.Dir, wd); err != nil {
+		return model.Report{}, err
+	}
+	spec.Name = strings.TrimSpace(spec.Name)
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	var live []string
@@ -74,7 +113,10 @@ func (f *fakeCore) Start(ctx context.Context, spec model.Spec) (model.Report, er
 	f.lastSpec = spec
 	id := model.JobID(len(f.jobs))
 	j := &fakeJob{snap: model.Snapshot{ID: id, Name: spec.Name, Command: spec.Command, Dir: spec.Dir, TTY: !spec.NoTTY,
-		State: model.StateRunning, PID: 1000 + int(id), Started: t0}}
+		Owner: spec.Owner, State: model.StateRunning, PID: 1000 + int(id), Started: t0}}
+	if f.failStart != "" {
+		j.snap.State, j.snap.Err, j.snap.Started, j.snap.Done = model.StateFailed, f.failStart, time.Time{}, true
+	}
 	f.jobs = append(f.jobs, j)
 	return f.reportLocked(j, model.StatusOptions{}, nil), nil
 }
@@ -102,16 +144,26 @@ func (f *fakeCore) resolveLocked(sel string) (*fakeJob, error) {
 	return nil, fmt.Errorf("%w: %q names jobs %d and %d; use the ID instead", errFakeAmbiguous, sel, found[0].snap.ID, found[1].snap.ID)
 }
 
-func (f *fakeCore) Status(ctx context.Context, sel string, opts model.StatusOptions) (model.Report, error) {
+// byIDLocked finds job id.
+func (f *fakeCore) byIDLocked(id model.JobID) (*fakeJob, error) {
+	if id < 0 || int(id) >= len(f.jobs) {
+		return nil, fmt.Errorf("%w: no job has ID %d; job_status without id lists the jobs", errFakeNotFound, id)
+	}
+	return f.jobs[id], nil
+}
+
+func (f *fakeCore) Status(ctx context.Context, id model.JobID, opts model.StatusOptions) (model.Report, error) {
 	f.mu.Lock()
-	j, err := f.resolveLocked(sel)
+	f.statused = append(f.statused, id)
+	j, err := f.byIDLocked(id)
 	if err != nil {
 		f.mu.Unlock()
 		return model.Report{}, err
 	}
-	if opts.HasSince && opts.Since > j.snap.Lines {
+	err = checkStatus(opts, j.snap)
+	if err != nil {
 		f.mu.Unlock()
-		return model.Report{}, fmt.Errorf("%w: since %d is beyond the last line (%d) of job %d; use the next value of the last result", errFakeBad, opts.Since, j.snap.Lines, j.snap.ID)
+		return model.Report{}, err
 	}
 	var wait *model.WaitResult
 	if opts.Wait > 0 {
@@ -141,7 +193,7 @@ func (f *fakeCore) playLocked(j *fakeJob, opts model.StatusOptions) *model.WaitR
 		j.script = j.script[1:]
 		waited += time.Second
 		l := f.printLocked(j, out.stream, out.text)
-		if opts.Until != nil && opts.Until.MatchString(out.text) {
+		if re := regexp.MustCompile(opts.Until); opts.Until != "" && re.MatchString(out.text) {
 			return &model.WaitResult{Reason: model.WaitMatched, Waited: waited, Match: &l}
 		}
 	}
@@ -178,15 +230,8 @@ func (f *fakeCore) reportLocked(j *fakeJob, opts model.StatusOptions, wait *mode
 		page.Skipped = uint64(start)
 		page.Next = j.snap.Lines
 	}
-	var b strings.Builder
-	b.WriteString(j.snap.Header(f.now()))
-	for _, l := range page.Lines {
-		b.WriteString("\n")
-		b.WriteString(l.Stream.Marker())
-		// Deliberately raw, like a buggy core: serve must clean it.
-		b.Write(l.Text)
-	}
-	return model.Report{Job: j.snap, Page: page, Wait: wait, Text: b.String()}
+	// Line texts stay raw, as in the ring: serve must clean them.
+	return model.Report{Job: j.snap, Page: page, Wait: wait}
 }
 
 func (f *fakeCore) Dropped() int {
@@ -215,19 +260,23 @@ func (f *fakeCore) List() []model.Snapshot {
 	return out
 }
 
-func (f *fakeCore) Kill(ctx context.Context, sel string, opts model.KillOptions) (model.Report, error) {
+func (f *fakeCore) Kill(ctx context.Context, id model.JobID, opts model.KillOptions) (model.Report, error) {
 	f.mu.Lock()
 	defer f.mu.Unlock()
-	j, err := f.resolveLocked(sel)
+	f.killed = append(f.killed, id)
+	j, err := f.byIDLocked(id)
 	if err != nil {
 		return model.Report{}, err
 	}
 	if !finished(j.snap) {
-		grace := 5 * time.Second
-		if opts.HasGrace {
-			grace = opts.Grace
+		grace := model.DefaultGrace
+		if opts.Grace != nil {
+			if err := model.CheckGrace(*opts.Grace, model.ErrBadRequest); err != nil {
+				return model.Report{}, err
+			}
+			grace = *opts.Grace
 		}
-		j.snap.Stop = &model.Stop{At: t0, Grace: grace, TermSent: 1, Done: t0.Add(time.Second)}
+		j.snap.Stop = &model.Stop{At: t0, Grace: grace, TermSent: 1, Done: t0.Add(time.Second), By: opts.By}
 		f.endLocked(j, model.Exit{Signal: 15})
 	}
 	return f.reportLocked(j, model.StatusOptions{}, nil), nil

@@ -222,3 +222,8 @@ func waitFor(t *testing.T, d time.Duration, cond func() bool) {
 		time.Sleep(10 * time.Millisecond)
 	}
 }
+
+// hasLinePrefix reports whether a line of text starts with prefix.
+func hasLinePrefix(text, prefix string) bool {
+	return strings.HasPrefix(text, prefix) || strings.Contains(text, "\n"+prefix)
+}

@@ -19,6 +19,13 @@ type Report struct {
 	State   string `json:"state" jsonschema:"running, stopping, exited or failed"`
 	Status  string `json:"status" jsonschema:"the state as the report header shows it, e.g. exited 1, killed by SIGTERM, exited 0, 2 still running, failed: reason"`
 	PID     int    `json:"pid,omitempty" jsonschema:"the leader's process ID (bash), for information"`
+	// Owner is who started the job: "console", or an MCP client's name.
+	Owner string `json:"owner,omitempty" jsonschema:"who started the job: console (the person at jobdeck's console) or an MCP client's name"`
+	// StoppedBy is who asked for the job's stop, once one was asked for.
+	StoppedBy string `json:"stopped_by,omitempty" jsonschema:"who asked for the stop: console, an MCP client's name, or jobdeck (shutting down)"`
+	// Notes are what the job's supervisor could not set up, and how it
+	// falls back.
+	Notes []string `json:"notes,omitempty" jsonschema:"what jobdeck could not set up for this job and how it falls back, e.g. no cgroup v2"`
 	// ExitCode is the leader's exit status once it exited normally.
 	ExitCode *int `json:"exit_code,omitempty" jsonschema:"the leader's exit status, once it exited normally"`
 	// Signal is the name of the signal that killed the leader ("SIGTERM").
@@ -70,6 +77,7 @@ type Brief struct {
 	Command      string `json:"command"`
 	State        string `json:"state" jsonschema:"running, stopping, exited or failed"`
 	Status       string `json:"status" jsonschema:"the state as the header shows it, e.g. exited 1"`
+	Owner        string `json:"owner,omitempty" jsonschema:"who started the job: console or an MCP client's name"`
 	ExitCode     *int   `json:"exit_code,omitempty"`
 	Signal       string `json:"signal,omitempty"`
 	StillRunning int    `json:"still_running"`
@@ -140,6 +148,7 @@ func newBrief(snap model.Snapshot, now time.Time) Brief {
 		Command:      plainString(snap.Command),
 		State:        snap.State.String(),
 		Status:       plainString(snap.Status()),
+		Owner:        plainString(snap.Owner),
 		ExitCode:     code,
 		Signal:       sig,
 		StillRunning: snap.Remaining,
@@ -159,6 +168,7 @@ func newReport(r model.Report, now time.Time) *Report {
 		State:          snap.State.String(),
 		Status:         plainString(snap.Status()),
 		PID:            snap.PID,
+		Owner:          plainString(snap.Owner),
 		ExitCode:       code,
 		Signal:         sig,
 		StillRunning:   snap.Remaining,
@@ -170,6 +180,12 @@ func newReport(r model.Report, now time.Time) *Report {
 		Dropped:        r.Page.Dropped,
 		More:           r.Page.More,
 		Skipped:        r.Page.Skipped,
+	}
+	if snap.Stop != nil {
+		out.StoppedBy = plainString(snap.Stop.By)
+	}
+	for _, n := range snap.Notes {
+		out.Notes = append(out.Notes, plainString(n))
 	}
 	if len(r.Page.Partial) > 0 {
 		out.Partial = convertLines(r.Page.Partial)

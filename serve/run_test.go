@@ -147,41 +147,6 @@ func TestRunHTTP(t *testing.T) {
 	}
 }
 
-func TestReportTextDedupe(t *testing.T) {
-	t.Parallel()
-	job := model.Snapshot{ID: 2, State: model.StateRunning, Started: t0}
-	cases := []struct {
-		name      string
-		r         model.Report
-		want, not []string
-	}{
-		{"adds wait and cursor", model.Report{Job: job, Text: "job 2 running\n> a\n", Page: model.Page{Next: 1, Last: 1},
-			Wait: &model.WaitResult{Reason: model.WaitTimeout, Waited: time.Second}},
-			[]string{"job 2 running\n> a\nwait: timed out after 1s\n[next: job_status {\"id\":2,\"since\":1}]"}, nil},
-		{"keeps the core's wait note", model.Report{Job: job, Text: "job 2 running\nwait: the job ended after 1s\n", Wait: &model.WaitResult{Reason: model.WaitEnded}},
-			[]string{"wait: the job ended after 1s"}, []string{"wait: job ended"}},
-		{"keeps the core's more hint", model.Report{Job: job, Text: "job 2 running\n> a\n[… 4 more lines: read on with since=1]\n", Page: model.Page{Next: 1, More: 4}},
-			[]string{"read on with since=1"}, []string{"job_status {"}},
-		{"adds a more hint", model.Report{Job: job, Text: "job 2 running\n> a\n", Page: model.Page{Next: 1, More: 4}},
-			[]string{`[… 4 more lines: job_status {"id":2,"since":1}]`}, nil},
-		{"finished job: no cursor", model.Report{Job: model.Snapshot{ID: 2, State: model.StateExited, Exit: &model.Exit{}, Done: true}, Text: "job 2 exited 0\n> a\n"},
-			[]string{"job 2 exited 0\n> a"}, []string{"next", "\n\n"}},
-	}
-	for _, c := range cases {
-		got := reportText(c.r, "", 0)
-		for _, w := range c.want {
-			if !strings.Contains(got, w) {
-				t.Errorf("%s: %q does not contain %q", c.name, got, w)
-			}
-		}
-		for _, n := range c.not {
-			if strings.Contains(got, n) {
-				t.Errorf("%s: %q contains %q", c.name, got, n)
-			}
-		}
-	}
-}
-
 func TestExplainArguments(t *testing.T) {
 	t.Parallel()
 	s := statusInputSchema()

@@ -79,6 +79,10 @@ func statusInputSchema() *jsonschema.Schema {
 	s.Properties["lines"].Maximum = jsonschema.Ptr(float64(model.MaxStatusLines))
 	s.Properties["wait"].Minimum = jsonschema.Ptr(0.0)
 	s.Properties["wait"].Maximum = jsonschema.Ptr(model.MaxWait.Seconds())
+	// A bound the decoder would otherwise enforce in its own words
+	// (uint64 overflow, or a float it cannot hold exactly).
+	s.Properties["since"].Minimum = jsonschema.Ptr(0.0)
+	s.Properties["since"].Maximum = jsonschema.Ptr(float64(model.MaxCursor))
 	return s
 }
 
@@ -86,7 +90,7 @@ func statusInputSchema() *jsonschema.Schema {
 func killInputSchema() *jsonschema.Schema {
 	s := schemaFor[KillArgs]()
 	s.Properties["grace"].Minimum = jsonschema.Ptr(0.0)
-	s.Properties["grace"].Maximum = jsonschema.Ptr(float64(maxGraceSeconds))
+	s.Properties["grace"].Maximum = jsonschema.Ptr(model.MaxGrace.Seconds())
 	return s
 }
 

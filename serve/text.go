@@ -6,80 +6,143 @@ import (
 	"strings"
 	"time"
 
+	"github.com/jobdeck/jobdeck/jobs/sanitize"
 	"github.com/jobdeck/jobdeck/model"
 )
 
-// maxPatternShown is how many characters of an until pattern a wait line
-// quotes.
-const maxPatternShown = 80
+// The agent's text: every word a client reads is made here, from the
+// core's structure (model.Report, model.Snapshot). Nothing here looks at
+// text made elsewhere.
 
-// reportText is the text result of one job's report: the core's text,
-// then how a wait ended, then where to read on.
-// Lines the core already wrote (its own wait note, its "more lines" hint)
-// are not repeated.
-func reportText(r model.Report, until string, wait time.Duration) string {
-	var b strings.Builder
-	core := strings.TrimRight(plainString(r.Text), "\n")
-	b.WriteString(core)
-	if line := waitLine(r.Wait, until, wait); line != "" && !hasLinePrefix(core, "wait: ") {
-		b.WriteString("\n")
-		b.WriteString(line)
+// maxMatchShown is how many characters of a matched line a wait note
+// quotes; maxPatternShown the same for an until pattern in a hint.
+const (
+	maxMatchShown   = 200
+	maxPatternShown = 80
+)
+
+// reportText is the text result of one job's report, for a client named
+// client (whose own jobs and stops are not attributed): the header, notes
+// on the owner, the stop, the signal, problems and fallbacks and the wait,
+// markers for lines not shown, the lines, and where to read on.
+func reportText(r model.Report, client string, now time.Time) string {
+	s, p := r.Job, r.Page
+	lines := []string{plainString(s.Header(now))}
+	if s.Owner != "" && s.Owner != client {
+		lines = append(lines, "started by "+plainString(model.OneLine(s.Owner, 0)))
 	}
-	if line := cursorLine(r); line != "" && !(r.Page.More > 0 && strings.Contains(core, "more lines")) {
-		b.WriteString("\n")
-		b.WriteString(line)
+	if note := stopNote(s.Stop, client, now); note != "" {
+		lines = append(lines, note)
 	}
-	return b.String()
+	if note := signalNote(s); note != "" {
+		lines = append(lines, note)
+	}
+	if s.Err != "" && s.State != model.StateFailed {
+		lines = append(lines, "note: "+plainString(s.Err))
+	}
+	for _, n := range s.Notes {
+		lines = append(lines, "note: "+plainString(n))
+	}
+	if r.Wait != nil {
+		lines = append(lines, waitNote(r.Wait))
+	}
+	if p.Dropped > 0 {
+		lines = append(lines, fmt.Sprintf("[… %d lines dropped]", p.Dropped))
+	}
+	if p.Skipped > 0 {
+		lines = append(lines, fmt.Sprintf("[… %d earlier lines not shown]", p.Skipped))
+	}
+	for _, set := range [][]model.Line{p.Lines, p.Partial} {
+		for _, l := range set {
+			lines = append(lines, lineText(l))
+		}
+	}
+	next := fmt.Sprintf(`job_status {"id":%d,"since":%d}`, s.ID, p.Next)
+	switch {
+	case p.More > 0:
+		lines = append(lines, fmt.Sprintf("[… %d more lines: %s]", p.More, next))
+	case len(p.Lines) == 0 && len(p.Partial) == 0 && p.Dropped == 0 && p.Last == 0 && s.Done:
+		lines = append(lines, "(no output)")
+	}
+	if p.More == 0 && s.Live() {
+		lines = append(lines, "[next: "+next+"]")
+	}
+	return strings.Join(lines, "\n")
 }
 
-// hasLinePrefix reports whether a line of text starts with prefix.
-func hasLinePrefix(text, prefix string) bool {
-	return strings.HasPrefix(text, prefix) || strings.Contains(text, "\n"+prefix)
+// lineText is one output line: "> " (stdout) or "! " (stderr), its plain
+// text, and how much of it was cut.
+func lineText(l model.Line) string {
+	s := l.Stream.Marker() + sanitize.Plain(l.Text)
+	if l.Dropped > 0 {
+		s += " [… " + byteSize(l.Dropped) + " cut]"
+	}
+	return s
 }
 
-// waitLine says how a wait ended: "wait: matched \"ready\" after 2.0s",
-// "wait: job ended", "wait: timed out after 5s". Empty when there was no
-// wait.
-func waitLine(w *model.WaitResult, until string, wait time.Duration) string {
-	if w == nil {
+// stopNote describes a stop: what was sent, whether SIGKILL was needed,
+// and who asked when it was not client. Empty without a stop.
+func stopNote(st *model.Stop, client string, now time.Time) string {
+	if st == nil {
 		return ""
 	}
-	switch w.Reason {
-	case model.WaitMatched:
-		s := fmt.Sprintf("wait: matched %s after %.1fs", quotePattern(until), w.Waited.Seconds())
-		if w.Match != nil {
-			s += fmt.Sprintf(" (line %d)", w.Match.Seq)
-		}
-		return s
-	case model.WaitEnded:
-		if w.Waited < 50*time.Millisecond {
-			return "wait: job ended"
-		}
-		return fmt.Sprintf("wait: job ended after %.1fs", w.Waited.Seconds())
-	case model.WaitTimeout:
-		if wait <= 0 {
-			wait = w.Waited
-		}
-		s := "wait: timed out after " + compactSeconds(wait)
-		if until != "" {
-			s += "; no new line matched " + quotePattern(until)
-		}
-		return s
+	by := ""
+	if st.By != "" && st.By != client {
+		by = " (asked by " + plainString(model.OneLine(st.By, 0)) + ")"
 	}
-	return "wait: " + w.Reason.String()
+	grace := st.Grace.String()
+	term := fmt.Sprintf("SIGTERM to %s", count(st.TermSent, "process", "processes"))
+	if st.Done.IsZero() {
+		ago := now.Sub(st.At).Round(100 * time.Millisecond)
+		if st.Grace == 0 {
+			return fmt.Sprintf("stopping%s: SIGKILL at once, %v ago", by, ago)
+		}
+		return fmt.Sprintf("stopping%s: %s %v ago; SIGKILL follows after the %s grace", by, term, ago, grace)
+	}
+	took := st.Done.Sub(st.At).Round(10 * time.Millisecond)
+	switch {
+	case st.KillSent > 0 && st.Grace == 0:
+		return fmt.Sprintf("stopped in %v%s: SIGKILL to %s at once", took, by, count(st.KillSent, "process", "processes"))
+	case st.KillSent > 0:
+		return fmt.Sprintf("stopped in %v%s: %s; SIGKILL was needed for %d after the %s grace", took, by, term, st.KillSent, grace)
+	}
+	return fmt.Sprintf("stopped in %v%s: %s; no SIGKILL needed", took, by, term)
 }
 
-// cursorLine tells where to read on: the lines that did not fit, or, for a
-// job that may still print, the cursor for newer lines.
-func cursorLine(r model.Report) string {
-	next := fmt.Sprintf(`job_status {"id":%d,"since":%d}`, r.Job.ID, r.Page.Next)
+// signalNote says when the signal that ended the job did not come from
+// jobdeck (the job itself, another process, or for SIGKILL often the
+// kernel's OOM killer). An exit status of 137 or 143 is only how bash
+// reports such a death (or a plain `exit 137`), and is worded as such.
+func signalNote(s model.Snapshot) string {
+	fs, ok := s.ForeignSignal()
 	switch {
-	case r.Page.More > 0:
-		return fmt.Sprintf("[… %d more lines: %s]", r.Page.More, next)
-	case r.Job.Live():
-		return "[next: " + next + "]"
+	case !ok:
+		return ""
+	case fs.ViaShell && fs.Signal == 9:
+		return "note: exit status 137 usually means a process died of SIGKILL, not sent by jobdeck (the OOM killer?)"
+	case fs.ViaShell:
+		return fmt.Sprintf("note: exit status %d usually means a process died of %s, not sent by jobdeck", 128+fs.Signal, model.SignalName(fs.Signal))
+	case fs.Signal == 9:
+		return "note: this SIGKILL was not sent by jobdeck (the kernel's OOM killer?)"
 	}
-	return ""
+	return "note: this " + model.SignalName(fs.Signal) + " was not sent by jobdeck"
+}
+
+// waitNote says how a wait ended: "wait: a line matched after 700ms:
+// ready", "wait: the job ended after 1.2s", "wait: timed out after 5s".
+func waitNote(w *model.WaitResult) string {
+	waited := w.Waited.Round(100 * time.Millisecond)
+	switch w.Reason {
+	case model.WaitMatched:
+		text := ""
+		if w.Match != nil {
+			text = model.OneLine(sanitize.Plain(w.Match.Text), maxMatchShown)
+		}
+		return fmt.Sprintf("wait: a line matched after %v: %s", waited, text)
+	case model.WaitEnded:
+		return fmt.Sprintf("wait: the job ended after %v", waited)
+	}
+	return fmt.Sprintf("wait: timed out after %v", waited)
 }
 
 // noteLines is one line per job that finished since the client last
@@ -123,8 +186,8 @@ func withNotes(text string, notes []model.Snapshot, now time.Time) string {
 	return text + "\n\n" + noteLines(notes, now)
 }
 
-// quotePattern quotes an until pattern for a wait line, on one line and
-// cut to maxPatternShown characters.
+// quotePattern quotes an until pattern for a hint, on one line and cut to
+// maxPatternShown characters.
 func quotePattern(p string) string {
 	return `"` + model.OneLine(plainString(p), maxPatternShown) + `"`
 }
@@ -133,4 +196,25 @@ func quotePattern(p string) string {
 // "0.5s", "1.25s".
 func compactSeconds(d time.Duration) string {
 	return strconv.FormatFloat(roundSeconds(d), 'f', -1, 64) + "s"
+}
+
+// count returns "1 process", "3 processes".
+func count(n int, one, many string) string {
+	if n == 1 {
+		return "1 " + one
+	}
+	return strconv.Itoa(n) + " " + many
+}
+
+// byteSize formats n bytes for people: 812 bytes, 34.2 KiB, 47.6 MiB.
+func byteSize(n int64) string {
+	switch {
+	case n < 1<<10:
+		return fmt.Sprintf("%d bytes", n)
+	case n < 1<<20:
+		return fmt.Sprintf("%.1f KiB", float64(n)/(1<<10))
+	case n < 1<<30:
+		return fmt.Sprintf("%.1f MiB", float64(n)/(1<<20))
+	}
+	return fmt.Sprintf("%.1f GiB", float64(n)/(1<<30))
 }

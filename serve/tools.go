@@ -5,12 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
-	"os"
-	"path/filepath"
-	"regexp"
-	"strings"
 	"sync"
-	"syscall"
 	"time"
 
 	"github.com/jobdeck/jobdeck/model"
@@ -31,11 +26,18 @@ func fail(format string, args ...any) error {
 	return &toolError{fmt.Errorf(format, args...)}
 }
 
-// coreFail wraps an error of the core; the core's message says what to do
-// next, and coreFail adds which tool does it.
+// coreFail wraps an error of the core; the core's message says what is
+// wrong and what to give instead, and coreFail adds how to do it with the
+// tools: which argument, or which tool.
 func coreFail(err error) error {
 	if errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded) {
 		return &toolError{fmt.Errorf("request cancelled before the job answered (%w); ask again", err)}
+	}
+	if ie, ok := errors.AsType[*model.InputError](err); ok {
+		if hint := fieldHints[ie.Field]; hint != "" {
+			err = fmt.Errorf("%w%s", err, hint)
+		}
+		return &toolError{err}
 	}
 	switch {
 	case errors.Is(err, model.ErrNotFound), errors.Is(err, model.ErrAmbiguous):
@@ -48,46 +50,37 @@ func coreFail(err error) error {
 	return &toolError{err}
 }
 
-// background starts a job.
+// fieldHints say, per refused input, how to give it to the tools.
+var fieldHints = map[string]string{
+	model.FieldCommand: `; e.g. {"command": "npm run dev"}`,
+	model.FieldName:    ` (background's name)`,
+	model.FieldDir:     `; or leave cwd out to use jobdeck's directory`,
+	model.FieldGrace:   ` (job_kill's grace is in seconds, 0-300)`,
+	model.FieldLines:   ` (job_status's lines)`,
+	model.FieldSince:   ` (job_status's since: the next value of a result)`,
+	model.FieldWait:    ` (job_status's wait, in seconds)`,
+	model.FieldUntil:   ` (job_status's until)`,
+}
+
+// background starts a job. A job whose shell could not start at all is a
+// tool error that says why.
 func (s *server) background(ctx context.Context, req *mcp.CallToolRequest, in BackgroundArgs) (*mcp.CallToolResult, *Report, error) {
-	if strings.TrimSpace(in.Command) == "" {
-		return nil, nil, fail(`command is empty: give the shell command to run, e.g. {"command": "npm run dev"}`)
-	}
-	if len(in.Command) > model.MaxCommandBytes {
-		return nil, nil, fail("command is %d bytes, over the 1 MiB limit (%d bytes): write it to a script file and run that file instead",
-			len(in.Command), model.MaxCommandBytes)
-	}
-	if err := checkDir(in.Cwd); err != nil {
-		return nil, nil, err
-	}
-	spec := model.Spec{Command: in.Command, Name: strings.TrimSpace(in.Name), Dir: in.Cwd, NoTTY: in.TTY != nil && !*in.TTY}
+	client := clientName(req)
+	spec := model.Spec{Command: in.Command, Name: in.Name, Dir: in.Cwd, NoTTY: in.TTY != nil && !*in.TTY, Owner: client}
 	ctx, cancel := s.handlerContext(ctx)
 	defer cancel()
 	rep, err := s.core.Start(ctx, spec)
 	if err != nil {
 		return nil, nil, coreFail(err)
 	}
-	text := reportText(rep, "", 0)
-	out := newReport(rep, s.opts.now())
-	return s.finish(req, text, out, rep.Job), out, nil
-}
-
-// checkDir checks an absolute working directory; relative ones are left
-// to the core, which resolves them against its own directory.
-func checkDir(dir string) error {
-	if dir == "" || !filepath.IsAbs(dir) {
-		return nil
+	if rep.Job.State == model.StateFailed {
+		// The result shows this job's fate: it is not noted again.
+		s.notes.take(req.Session, nil, rep.Job)
+		return nil, nil, fail("job %d failed to start: %s", rep.Job.ID, plainString(rep.Job.Err))
 	}
-	fi, err := os.Stat(dir)
-	switch {
-	case errors.Is(err, os.ErrNotExist) || errors.Is(err, syscall.ENOTDIR):
-		return fail("cwd %q does not exist: give an existing directory, or leave cwd out to use jobdeck's directory", dir)
-	case err != nil:
-		return fail("cwd %q cannot be used (%v): give a directory you can read, or leave cwd out", dir, err)
-	case !fi.IsDir():
-		return fail("cwd %q is not a directory: give its directory (%q), or leave cwd out", dir, filepath.Dir(dir))
-	}
-	return nil
+	now := s.opts.now()
+	out := newReport(rep, now)
+	return s.finish(req, reportText(rep, client, now), out, rep.Job), out, nil
 }
 
 // status reports on one job, or lists every job without an id.
@@ -102,59 +95,75 @@ func (s *server) status(ctx context.Context, req *mcp.CallToolRequest, in Status
 	if err != nil {
 		return nil, StatusOutput{}, &toolError{err}
 	}
-	var opts model.StatusOptions
-	if in.Lines != nil {
-		if *in.Lines < 1 || *in.Lines > model.MaxStatusLines {
-			return nil, StatusOutput{}, fail("lines is %d: give 1 to %d (default %d)", *in.Lines, model.MaxStatusLines, model.DefaultStatusLines)
-		}
-		opts.Lines = *in.Lines
+	opts, err := statusOptions(in, sel)
+	if err != nil {
+		return nil, StatusOutput{}, err
 	}
-	if in.Since != nil {
-		opts.Since, opts.HasSince = *in.Since, true
+	id, err := s.core.Resolve(sel)
+	if err != nil {
+		return nil, StatusOutput{}, coreFail(err)
 	}
-	if in.Wait != nil {
-		w := *in.Wait
-		if math.IsNaN(w) || w < 0 || w > model.MaxWait.Seconds() {
-			return nil, StatusOutput{}, fail("wait is %g seconds: give 0 to %g (seconds; fractions allowed)", w, model.MaxWait.Seconds())
-		}
-		opts.Wait = time.Duration(w * float64(time.Second))
-	}
-	if in.Until != "" {
-		if opts.Wait <= 0 {
-			return nil, StatusOutput{}, fail(`until needs wait: give the most seconds to wait too, e.g. {"id": %s, "wait": 30, "until": %s}`, jsonSelector(sel), quotePattern(in.Until))
-		}
-		re, err := regexp.Compile(in.Until)
-		if err != nil {
-			return nil, StatusOutput{}, fail("until is not a valid regular expression (%v): use Go RE2 syntax, e.g. \"ready|listening on\"; escape literal ( [ . * + ? with a backslash", err)
-		}
-		opts.Until = re
-	}
-
-	if opts.Until != nil && !opts.HasSince {
+	if opts.Until != "" && !opts.HasSince {
 		// "A new line" is one this client has not been shown: lines that
 		// came between its last look and this call count too.
-		if id, err := s.core.Resolve(sel); err == nil {
-			opts.Since, opts.HasSince = s.notes.cursor(req.Session, id), true
-		}
+		opts.Since, opts.HasSince = s.notes.cursor(req.Session, id), true
 	}
 	ctx, cancel := s.handlerContext(ctx)
 	defer cancel()
 	if opts.Wait > 0 {
-		what := "job " + sel + " to end"
-		if opts.Until != nil {
+		what := "job " + id.String() + " to end"
+		if opts.Until != "" {
 			what += " or a line to match " + quotePattern(in.Until)
 		}
 		defer s.progress(ctx, req, opts.Wait.Seconds(), func(d time.Duration) string {
 			return fmt.Sprintf("waiting %s for %s", compactSeconds(d.Truncate(time.Second)), what)
 		})()
 	}
-	rep, err := s.core.Status(ctx, sel, opts)
+	rep, err := s.core.Status(ctx, id, opts)
 	if err != nil {
 		return nil, StatusOutput{}, coreFail(err)
 	}
-	text := reportText(rep, in.Until, opts.Wait)
-	out := newReport(rep, s.opts.now())
-	return s.finish(req, text, out, rep.Job), StatusOutput{Report: out}, nil
+	now := s.opts.now()
+	out := newReport(rep, now)
+	return s.finish(req, reportText(rep, clientName(req), now), out, rep.Job), StatusOutput{Report: out}, nil
+}
+
+// statusOptions turns job_status's arguments into the core's options.
+// The core checks the bounds; only what cannot reach it in its own type
+// (a wait that is not a number of seconds) is refused here.
+func statusOptions(in StatusArgs, sel string) (model.StatusOptions, error) {
+	var opts model.StatusOptions
+	if in.Lines != nil {
+		opts.Lines = *in.Lines
+		if opts.Lines == 0 {
+			opts.Lines = -1 // given as 0: out of range, not the default
+		}
+	}
+	if in.Since != nil {
+		opts.Since, opts.HasSince = *in.Since, true
+	}
+	if in.Wait != nil {
+		w, err := seconds("wait", *in.Wait, model.MaxWait)
+		if err != nil {
+			return opts, err
+		}
+		opts.Wait = w
+	}
+	if in.Until != "" && opts.Wait <= 0 {
+		return opts, fail(`until needs wait: give the most seconds to wait too, e.g. {"id": %s, "wait": 30, "until": %s}`, jsonSelector(sel), quotePattern(in.Until))
+	}
+	opts.Until = in.Until
+	return opts, nil
+}
+
+// seconds converts a tool's seconds argument to a duration. NaN, infinite
+// and far out-of-range values (which no duration holds) are refused here
+// in the core's words; the rest is the core's to check against max.
+func seconds(name string, v float64, max time.Duration) (time.Duration, error) {
+	if math.IsNaN(v) || math.IsInf(v, 0) || math.Abs(v) > 2*max.Seconds() {
+		return 0, fail("%s is %g seconds: give 0 to %g (seconds; fractions allowed)", name, v, max.Seconds())
+	}
+	return time.Duration(v * float64(time.Second)), nil
 }
 
 // list is job_status without id: a line per job.
@@ -177,30 +186,49 @@ func (s *server) kill(ctx context.Context, req *mcp.CallToolRequest, in KillArgs
 	if err != nil {
 		return nil, nil, &toolError{err}
 	}
-	var opts model.KillOptions
+	client := clientName(req)
+	opts := model.KillOptions{By: client}
 	if in.Grace != nil {
-		g := *in.Grace
-		if math.IsNaN(g) || g < 0 || g > maxGraceSeconds {
-			return nil, nil, fail("grace is %g seconds: give 0 to %d (0 sends SIGKILL at once; default 5)", g, maxGraceSeconds)
+		g, err := seconds("grace", *in.Grace, model.MaxGrace)
+		if err != nil {
+			return nil, nil, err
 		}
-		opts.Grace, opts.HasGrace = time.Duration(g*float64(time.Second)), true
+		opts.Grace = &g
+	}
+	id, err := s.core.Resolve(sel)
+	if err != nil {
+		return nil, nil, coreFail(err)
 	}
 	ctx, cancel := s.handlerContext(ctx)
 	defer cancel()
 	defer s.progress(ctx, req, 0, func(d time.Duration) string {
-		return fmt.Sprintf("stopping job %s: %s", sel, compactSeconds(d.Truncate(time.Second)))
+		return fmt.Sprintf("stopping job %s: %s", id, compactSeconds(d.Truncate(time.Second)))
 	})()
-	rep, err := s.core.Kill(ctx, sel, opts)
+	rep, err := s.core.Kill(ctx, id, opts)
+	now := s.opts.now()
 	if err != nil {
-		if rep.Text != "" {
-			// The stop goes on; show where it stands.
-			err = fmt.Errorf("%w\n\n%s", err, strings.TrimRight(rep.Text, "\n"))
+		if rep.Job.Command == "" {
+			return nil, nil, coreFail(err)
 		}
-		return nil, nil, coreFail(err)
+		// The stop goes on; show where it stands.
+		return nil, nil, coreFail(fmt.Errorf("%w\n\n%s", err, reportText(rep, client, now)))
 	}
-	text := reportText(rep, "", 0)
-	out := newReport(rep, s.opts.now())
-	return s.finish(req, text, out, rep.Job), out, nil
+	out := newReport(rep, now)
+	return s.finish(req, reportText(rep, client, now), out, rep.Job), out, nil
+}
+
+// clientName is the calling client's name from its initialize request (or
+// the request's own client info), on one plain line of at most 64
+// characters; "agent" when it gave none.
+func clientName(req *mcp.CallToolRequest) string {
+	if req != nil {
+		if info := req.ClientInfo(); info != nil {
+			if name := model.OneLine(plainString(info.Name), model.MaxNameBytes); name != "" {
+				return name
+			}
+		}
+	}
+	return "agent"
 }
 
 // finish adds the notes of jobs that finished since the client last looked

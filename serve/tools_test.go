@@ -2,6 +2,7 @@ package serve
 
 import (
 	"encoding/json"
+	"reflect"
 	"strings"
 	"testing"
 
@@ -120,7 +121,7 @@ func TestBackground(t *testing.T) {
 	if !strings.Contains(text, `[next: job_status {"id":0,"since":0}]`) {
 		t.Errorf("text has no cursor hint: %q", text)
 	}
-	if fc.lastSpec != (model.Spec{Command: "npm run dev", Name: "web", Dir: dir, NoTTY: true}) {
+	if !reflect.DeepEqual(fc.lastSpec, model.Spec{Command: "npm run dev", Name: "web", Dir: dir, NoTTY: true, Owner: "test"}) {
 		t.Errorf("spec = %+v", fc.lastSpec)
 	}
 	var r Report
@@ -236,11 +237,13 @@ func TestWaitReasons(t *testing.T) {
 		reason string
 		text   string
 	}{
-		{"matched", map[string]any{"id": 0, "wait": 30, "until": "ready|listening"}, "matched", `wait: matched "ready|listening" after 2.0s (line 2)`},
-		{"ended", map[string]any{"id": 1, "wait": 30, "until": "never"}, "ended", "wait: job ended after 1.0s"},
-		{"already ended", map[string]any{"id": 1, "wait": 5}, "ended", "wait: job ended"},
-		{"timeout", map[string]any{"id": 2, "wait": 5, "until": "ready"}, "timeout", `wait: timed out after 5s; no new line matched "ready"`},
-		{"fractional timeout", map[string]any{"id": 2, "wait": 0.25}, "timeout", "wait: timed out after 0.25s"},
+		// The words an agent reads from the real core (the README's
+		// session), now made by serve alone.
+		{"matched", map[string]any{"id": 0, "wait": 30, "until": "ready|listening"}, "matched", "wait: a line matched after 2s: ready on :8080\n"},
+		{"ended", map[string]any{"id": 1, "wait": 30, "until": "never"}, "ended", "wait: the job ended after 1s\n"},
+		{"already ended", map[string]any{"id": 1, "wait": 5}, "ended", "wait: the job ended after 0s\n"},
+		{"timeout", map[string]any{"id": 2, "wait": 5, "until": "ready"}, "timeout", "wait: timed out after 5s\n"},
+		{"fractional timeout", map[string]any{"id": 2, "wait": 0.25}, "timeout", "wait: timed out after 300ms\n"},
 	}
 	for _, c := range cases {
 		res, text := ok(t, cs, toolStatus, c.args)

@@ -19,13 +19,9 @@ const maxSession = 64
 // *StartError.
 func normalize(cfg Config) (Config, error) {
 	c := cfg
-	switch {
-	case strings.TrimSpace(c.Command) == "":
-		return c, startErr(ErrBadCommand, "the command is blank; give a command to run")
-	case len(c.Command) > model.MaxCommandBytes:
-		return c, startErr(ErrBadCommand, fmt.Sprintf("the command is %d bytes long; the limit is %d bytes (1 MiB): put it in a script file and run that", len(c.Command), model.MaxCommandBytes))
-	case strings.IndexByte(c.Command, 0) >= 0:
-		return c, startErr(ErrBadCommand, "the command contains a NUL byte, which no shell can take; remove it")
+	// The rule is model's, checked once there for every layer.
+	if err := model.CheckCommand(c.Command); err != nil {
+		return c, startErr(ErrBadCommand, err.Error())
 	}
 
 	dir := c.Dir

@@ -6,6 +6,7 @@ import (
 	"charm.land/lipgloss/v2"
 
 	"github.com/jobdeck/jobdeck/model"
+	"github.com/jobdeck/jobdeck/ui/present"
 )
 
 // confirmKind says what a confirm dialog is about.
@@ -29,14 +30,20 @@ type confirm struct {
 type overlay struct {
 	title string
 	lines []string
-	top   int    // index of the first line shown
-	sel   string // the job of a /job-status report (kept current); "" for help
+	top   int          // index of the first line shown
+	job   *model.JobID // the job of a /job-status report (kept current); nil for help
 }
 
 // newOverlay builds an overlay from plain text.
 func newOverlay(title, text string) *overlay {
 	text = strings.TrimRight(text, "\n")
 	return &overlay{title: title, lines: strings.Split(text, "\n")}
+}
+
+// reportOverlay builds the /job-status overlay of a report.
+func (m *Model) reportOverlay(r model.Report) *overlay {
+	id := r.Job.ID
+	return &overlay{title: "job-status " + r.Job.Label(), lines: present.Report(r, m.owner, m.now()), job: &id}
 }
 
 // scroll moves the overlay's first line by d within rows visible rows.

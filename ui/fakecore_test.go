@@ -23,8 +23,13 @@ type fakeCore struct {
 	startErr error         // the next Start fails with it
 	killGate chan struct{} // when set, Kill waits for it to close
 	started  []string      // commands Start was called with
-	killed   []string      // selectors Kill was called with
-	statused []string      // selectors Status was called with
+	owners   []string      // their Spec.Owner
+	killed   []string      // IDs Kill was called with
+	killedBy []string      // their KillOptions.By
+	statused []string      // IDs Status was called with
+	lists    int           // List calls
+	reads    int           // Read calls
+	lost     bool          // List and Read fail as if the link were lost
 }
 
 type fakeJob struct {
@@ -114,17 +119,25 @@ func (j *fakeJob) snapshot() model.Snapshot {
 	return s
 }
 
-func (c *fakeCore) List() []model.Snapshot {
+func (c *fakeCore) List(context.Context) ([]model.Snapshot, error) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
+	c.lists++
+	if c.lost {
+		return nil, errLost
+	}
 	out := make([]model.Snapshot, len(c.jobs))
 	for i, j := range c.jobs {
 		out[i] = j.snapshot()
 	}
-	return out
+	return out, nil
 }
 
-func (c *fakeCore) Snapshot(id model.JobID) (model.Snapshot, bool) {
+// errLost is what a fake core whose link was lost returns.
+var errLost = fmt.Errorf("%w: the session went away", model.ErrUnavailable)
+
+// snap returns job id's snapshot (for tests; not part of Core).
+func (c *fakeCore) snap(id model.JobID) (model.Snapshot, bool) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if int(id) < 0 || int(id) >= len(c.jobs) {
@@ -133,9 +146,13 @@ func (c *fakeCore) Snapshot(id model.JobID) (model.Snapshot, bool) {
 	return c.jobs[id].snapshot(), true
 }
 
-func (c *fakeCore) Read(id model.JobID, req model.ReadRequest) (model.Page, error) {
+func (c *fakeCore) Read(_ context.Context, id model.JobID, req model.ReadRequest) (model.Page, error) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
+	c.reads++
+	if c.lost {
+		return model.Page{}, errLost
+	}
 	if int(id) < 0 || int(id) >= len(c.jobs) {
 		return model.Page{}, fmt.Errorf("read job %d: %w", id, model.ErrNotFound)
 	}
@@ -176,25 +193,26 @@ func (c *fakeCore) Read(id model.JobID, req model.ReadRequest) (model.Page, erro
 func (c *fakeCore) Start(ctx context.Context, spec model.Spec) (model.Report, error) {
 	c.mu.Lock()
 	c.started = append(c.started, spec.Command)
+	c.owners = append(c.owners, spec.Owner)
 	err := c.startErr
 	c.startErr = nil
 	c.mu.Unlock()
 	if err != nil {
 		return model.Report{}, err
 	}
-	id := c.add(model.Snapshot{Command: spec.Command, State: model.StateRunning, Started: c.now(), TTY: true}, 0)
-	s, _ := c.Snapshot(id)
-	return model.Report{Job: s, Text: s.Header(c.now())}, nil
+	id := c.add(model.Snapshot{Command: spec.Command, Owner: spec.Owner, State: model.StateRunning, Started: c.now(), TTY: true}, 0)
+	s, _ := c.snap(id)
+	return model.Report{Job: s}, nil
 }
 
-func (c *fakeCore) Kill(ctx context.Context, sel string, _ model.KillOptions) (model.Report, error) {
+func (c *fakeCore) Kill(ctx context.Context, id model.JobID, opts model.KillOptions) (model.Report, error) {
 	c.mu.Lock()
-	c.killed = append(c.killed, sel)
+	c.killed = append(c.killed, id.String())
+	c.killedBy = append(c.killedBy, opts.By)
 	gate := c.killGate
 	c.mu.Unlock()
-	id, err := c.Resolve(sel)
-	if err != nil {
-		return model.Report{}, err
+	if _, ok := c.snap(id); !ok {
+		return model.Report{}, fmt.Errorf("%w: %d (see the job list for IDs)", model.ErrNotFound, id)
 	}
 	if gate != nil {
 		select {
@@ -209,33 +227,27 @@ func (c *fakeCore) Kill(ctx context.Context, sel string, _ model.KillOptions) (m
 		}
 		s.Remaining, s.Done = 0, true
 	})
-	snap, _ := c.Snapshot(id)
-	return model.Report{Job: snap, Text: snap.Header(c.now())}, nil
+	snap, _ := c.snap(id)
+	return model.Report{Job: snap}, nil
 }
 
-func (c *fakeCore) Status(_ context.Context, sel string, opts model.StatusOptions) (model.Report, error) {
+func (c *fakeCore) Status(ctx context.Context, id model.JobID, opts model.StatusOptions) (model.Report, error) {
 	c.mu.Lock()
-	c.statused = append(c.statused, sel)
+	c.statused = append(c.statused, id.String())
 	c.mu.Unlock()
-	id, err := c.Resolve(sel)
-	if err != nil {
-		return model.Report{}, err
+	snap, ok := c.snap(id)
+	if !ok {
+		return model.Report{}, fmt.Errorf("%w: %d (see the job list for IDs)", model.ErrNotFound, id)
 	}
 	n := opts.Lines
 	if n == 0 {
 		n = model.DefaultStatusLines
 	}
-	page, _ := c.Read(id, model.ReadRequest{Tail: true, Limit: n})
-	snap, _ := c.Snapshot(id)
-	var b strings.Builder
-	b.WriteString(snap.Header(c.now()))
-	for _, l := range page.Lines {
-		b.WriteString("\n" + l.Stream.Marker() + string(l.Text))
-	}
-	return model.Report{Job: snap, Page: page, Text: b.String()}, nil
+	page, _ := c.Read(ctx, id, model.ReadRequest{Tail: true, Limit: n})
+	return model.Report{Job: snap, Page: page}, nil
 }
 
-func (c *fakeCore) Resolve(sel string) (model.JobID, error) {
+func (c *fakeCore) Resolve(_ context.Context, sel string) (model.JobID, error) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if n, err := strconv.Atoi(sel); err == nil {
@@ -252,12 +264,12 @@ func (c *fakeCore) Resolve(sel string) (model.JobID, error) {
 	return 0, fmt.Errorf("%w: %s (see the job list for IDs and names)", model.ErrNotFound, sel)
 }
 
-func (c *fakeCore) Subscribe() Subscription {
+func (c *fakeCore) Subscribe(context.Context) (Subscription, error) {
 	s := &fakeSub{wake: make(chan struct{}, 1), output: map[model.JobID]bool{}}
 	c.mu.Lock()
 	c.subs = append(c.subs, s)
 	c.mu.Unlock()
-	return s
+	return s, nil
 }
 
 func (c *fakeCore) publish(ev model.Event) {
@@ -324,7 +336,7 @@ func (s *fakeSub) Wait(ctx context.Context) ([]model.Event, error) {
 	}
 }
 
-func (s *fakeSub) Close() {
+func (s *fakeSub) Close() error {
 	s.mu.Lock()
 	s.closed = true
 	s.mu.Unlock()
@@ -332,4 +344,5 @@ func (s *fakeSub) Close() {
 	case s.wake <- struct{}{}:
 	default:
 	}
+	return nil
 }

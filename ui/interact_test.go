@@ -403,7 +403,7 @@ func TestLateLaunchReportKeepsSelection(t *testing.T) {
 	if h.m.current != 1 {
 		t.Fatalf("the palette's job 1 should be selected, current %d", h.m.current)
 	}
-	s0, _ := c.Snapshot(0)
+	s0, _ := c.snap(0)
 	h.send(startedMsg{reports: []model.Report{{Job: s0}}, errs: []error{nil}})
 	if h.m.current != 1 {
 		t.Fatalf("a late launch report took the selection back to %d", h.m.current)

@@ -123,18 +123,9 @@ func (m *Model) submit(line string) tea.Cmd {
 	switch pc.cmd.name {
 	case "background":
 		p.busy = "starting " + model.OneLine(pc.arg, 60) + " …"
-		return startCmd(m.ctx, m.core, []string{pc.arg}, p)
+		return startCmd(m.ctx, m.core, m.owner, []string{pc.arg}, p)
 	case "job-kill", "job-status":
-		id, err := m.core.Resolve(pc.arg)
-		if err != nil {
-			p.err = pc.cmd.name + ": " + err.Error()
-			return nil
-		}
-		m.palette = nil
-		if pc.cmd.name == "job-status" {
-			return statusCmd(m.ctx, m.core, id.String(), false)
-		}
-		return m.kill(id)
+		return resolveCmd(m.ctx, m.core, pc.cmd.name, pc.arg, p)
 	case "help":
 		m.palette = nil
 		m.overlay = m.helpOverlay()
@@ -197,7 +188,7 @@ func (m *Model) kill(id model.JobID) tea.Cmd {
 		return nil
 	}
 	m.stopping[id] = true
-	return killCmd(m.ctx, m.core, id)
+	return killCmd(m.ctx, m.core, id, m.owner)
 }
 
 // requestQuit quits at once when no job is live, else asks first.
@@ -284,7 +275,7 @@ func (m *Model) scrollFocused(k scrollKind) {
 		return
 	}
 	rows := m.focusedRows()
-	s, ok := m.core.Snapshot(id)
+	s, ok := m.snapshot(id)
 	if !ok || rows <= 0 || s.Lines == 0 {
 		return
 	}

@@ -36,16 +36,32 @@ type (
 	}
 	// statusReportMsg: Status returned, for the overlay.
 	statusReportMsg struct {
-		sel     string
+		id      model.JobID
 		report  model.Report
 		err     error
 		refresh bool // an update of an open overlay, not a new one
 	}
+	// resolvedMsg: Resolve returned, for a palette command that takes a
+	// job (/job-kill, /job-status).
+	resolvedMsg struct {
+		command string // the palette command's name
+		id      model.JobID
+		err     error
+		from    *palette // the palette that asked
+	}
 )
+
+// resolveCmd resolves a palette command's job selector.
+func resolveCmd(ctx context.Context, core Core, command, sel string, from *palette) tea.Cmd {
+	return func() tea.Msg {
+		id, err := core.Resolve(ctx, sel)
+		return resolvedMsg{command: command, id: id, err: err, from: from}
+	}
+}
 
 // startCmd starts commands in order, one after the other, so their IDs
 // follow the order given.
-func startCmd(ctx context.Context, core Core, commands []string, from *palette) tea.Cmd {
+func startCmd(ctx context.Context, core Core, owner string, commands []string, from *palette) tea.Cmd {
 	commands = append([]string(nil), commands...)
 	return func() tea.Msg {
 		msg := startedMsg{from: from}
@@ -54,7 +70,7 @@ func startCmd(ctx context.Context, core Core, commands []string, from *palette) 
 				continue
 			}
 			// No wait for an instant death: its pane shows the job's fate.
-			r, err := core.Start(ctx, model.Spec{Command: c, NoWait: true})
+			r, err := core.Start(ctx, model.Spec{Command: c, NoWait: true, Owner: owner})
 			msg.reports = append(msg.reports, r)
 			msg.errs = append(msg.errs, err)
 		}
@@ -63,18 +79,18 @@ func startCmd(ctx context.Context, core Core, commands []string, from *palette) 
 }
 
 // killCmd stops one job; it returns when the job's tree is empty.
-func killCmd(ctx context.Context, core Core, id model.JobID) tea.Cmd {
+func killCmd(ctx context.Context, core Core, id model.JobID, by string) tea.Cmd {
 	return func() tea.Msg {
-		r, err := core.Kill(ctx, id.String(), model.KillOptions{})
+		r, err := core.Kill(ctx, id, model.KillOptions{By: by})
 		return killedMsg{id: id, report: r, err: err}
 	}
 }
 
 // statusCmd asks for a job's report for the overlay.
-func statusCmd(ctx context.Context, core Core, sel string, refresh bool) tea.Cmd {
+func statusCmd(ctx context.Context, core Core, id model.JobID, refresh bool) tea.Cmd {
 	return func() tea.Msg {
-		r, err := core.Status(ctx, sel, model.StatusOptions{Lines: overlayLines})
-		return statusReportMsg{sel: sel, report: r, err: err, refresh: refresh}
+		r, err := core.Status(ctx, id, model.StatusOptions{Lines: overlayLines})
+		return statusReportMsg{id: id, report: r, err: err, refresh: refresh}
 	}
 }
 

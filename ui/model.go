@@ -32,6 +32,7 @@ type Model struct {
 	maxRunning int
 	initial    []string
 	version    string
+	owner      string // who the console says it is: Spec.Owner, KillOptions.By
 
 	width, height int
 	typeahead     []tea.Msg        // keys typed while a /background starts
@@ -104,6 +105,7 @@ func New(ctx context.Context, core Core, opts Options) *Model {
 		maxRunning: opts.MaxRunning,
 		initial:    opts.Commands,
 		version:    opts.Version,
+		owner:      opts.Owner,
 		scroll:     map[model.JobID]uint64{},
 		stopping:   map[model.JobID]bool{},
 		help:       help.New(),
@@ -114,6 +116,9 @@ func New(ctx context.Context, core Core, opts Options) *Model {
 	}
 	if m.maxRunning <= 0 {
 		m.maxRunning = MaxPanes
+	}
+	if m.owner == "" {
+		m.owner = DefaultOwner
 	}
 	m.help.Styles = m.st.Help
 	m.refresh()
@@ -132,11 +137,15 @@ func (m *Model) Close() {
 // Options (in order, one after the other) and arms the event wait.
 func (m *Model) Init() tea.Cmd {
 	if m.sub == nil {
-		m.sub = m.core.Subscribe()
+		sub, err := m.core.Subscribe(m.ctx)
+		if err != nil {
+			m.setMessage("no events from the jobs core: "+err.Error(), true)
+		}
+		m.sub = sub
 	}
 	cmds := []tea.Cmd{m.armWait(), m.ensureClock()}
 	if len(m.initial) > 0 {
-		cmds = append(cmds, startCmd(m.ctx, m.core, m.initial, nil))
+		cmds = append(cmds, startCmd(m.ctx, m.core, m.owner, m.initial, nil))
 		m.initial = nil
 	}
 	return tea.Batch(cmds...)
@@ -153,7 +162,12 @@ func (m *Model) invalidateFooter() { m.footGen++ }
 // refresh re-reads the job list from the core and keeps the selection on
 // a job that exists.
 func (m *Model) refresh() {
-	m.jobs = m.core.List()
+	jobs, err := m.core.List(m.ctx)
+	if err != nil {
+		m.setMessage("jobs core: "+err.Error(), true)
+		return
+	}
+	m.jobs = jobs
 	if len(m.jobs) == 0 {
 		m.hasCurrent = false
 		return

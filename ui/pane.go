@@ -1,6 +1,7 @@
 package ui
 
 import (
+	"context"
 	"strconv"
 	"strings"
 
@@ -34,13 +35,13 @@ type paneWindow struct {
 // ones when top is zero (following), else the ones from seq top on. A
 // marker row stands where the ring evicted lines the window would show
 // before them.
-func readWindow(core Core, id model.JobID, n int, top uint64) paneWindow {
+func readWindow(ctx context.Context, core Core, id model.JobID, n int, top uint64) paneWindow {
 	if n <= 0 {
 		return paneWindow{}
 	}
 	var w paneWindow
 	if top == 0 {
-		page, err := core.Read(id, model.ReadRequest{Tail: true, Limit: n})
+		page, err := core.Read(ctx, id, model.ReadRequest{Tail: true, Limit: n})
 		if err != nil {
 			return w
 		}
@@ -63,7 +64,7 @@ func readWindow(core Core, id model.JobID, n int, top uint64) paneWindow {
 		w.empty = page.Last == 0 && len(page.Partial) == 0 && page.Dropped == 0
 		return w
 	}
-	page, err := core.Read(id, model.ReadRequest{After: top - 1, Limit: n})
+	page, err := core.Read(ctx, id, model.ReadRequest{After: top - 1, Limit: n})
 	if err != nil {
 		return w
 	}
@@ -129,7 +130,7 @@ func (m *Model) renderPane(p paneView, r rect) []string {
 
 	inner := r.w - 2
 	body := r.h - 2
-	win := readWindow(m.core, p.snap.ID, body, p.top)
+	win := readWindow(m.ctx, m.core, p.snap.ID, body, p.top)
 	for i := range body {
 		var cell string
 		switch {

@@ -23,6 +23,10 @@ type Options struct {
 	NoColor bool
 	// Version is shown in the help overlay.
 	Version string
+	// Owner is who the console says it is to the core: the Owner of the
+	// jobs it starts and the By of the stops it asks for; empty means
+	// DefaultOwner.
+	Owner string
 	// MaxRunning is the core's running-jobs limit, shown as "3/8
 	// running"; zero means 8.
 	MaxRunning int
@@ -41,6 +45,9 @@ type Options struct {
 	// NoColor wins over it.
 	ColorProfile *colorprofile.Profile
 }
+
+// DefaultOwner is the console's Owner when Options does not name one.
+const DefaultOwner = "console"
 
 // Run runs the console on the terminal (in the alternate screen) until the
 // user quits, after confirming when jobs run and after stopping them, or

@@ -50,7 +50,7 @@ func TestRunQuits(t *testing.T) {
 	in, errc = runRaw(t, t.Context(), c, Options{Commands: []string{"sleep 100"}})
 	deadline := time.Now().Add(5 * time.Second)
 	for {
-		if s, ok := c.Snapshot(0); ok && s.Live() {
+		if s, ok := c.snap(0); ok && s.Live() {
 			break
 		}
 		if time.Now().After(deadline) {
@@ -68,7 +68,7 @@ func TestRunQuits(t *testing.T) {
 	if err := waitErr(t, errc); err != nil {
 		t.Fatalf("Run: %v", err)
 	}
-	if s, _ := c.Snapshot(0); s.Live() {
+	if s, _ := c.snap(0); s.Live() {
 		t.Fatal("quitting left the job running")
 	}
 }

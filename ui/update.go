@@ -46,6 +46,9 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		m.invalidate()
 		m.onStatus(msg)
 		return m, nil
+	case resolvedMsg:
+		m.invalidate()
+		return m, m.onResolved(msg)
 	case tea.KeyPressMsg:
 		if m.palette != nil && m.palette.busy != "" {
 			// A /background is starting: keep what is typed meanwhile
@@ -233,30 +236,49 @@ func (m *Model) onKilled(msg killedMsg) tea.Cmd {
 func (m *Model) onStatus(msg statusReportMsg) {
 	if msg.refresh {
 		m.overlayDue = false
-		if o := m.overlay; msg.err == nil && o != nil && o.sel == msg.sel {
+		if o := m.overlay; msg.err == nil && o != nil && o.job != nil && *o.job == msg.id {
 			// Same report, newer: keep the reader's place.
-			n := newOverlay(o.title, msg.report.Text)
-			n.top, n.sel = o.top, o.sel
+			n := m.reportOverlay(msg.report)
+			n.top = o.top
 			m.overlay = n
 		}
 		return
 	}
 	if msg.err != nil {
-		m.setMessage("job-status "+msg.sel+": "+msg.err.Error(), true)
+		m.setMessage("job-status "+msg.id.String()+": "+msg.err.Error(), true)
 		return
 	}
-	m.overlay = newOverlay("job-status "+msg.report.Job.Label(), msg.report.Text)
-	m.overlay.sel = msg.sel
+	m.overlay = m.reportOverlay(msg.report)
+}
+
+// onResolved acts on a palette command whose job selector was resolved:
+// an error shows inline in the palette that asked (the text is kept).
+func (m *Model) onResolved(msg resolvedMsg) tea.Cmd {
+	if msg.err != nil {
+		if m.palette == msg.from && m.palette != nil {
+			m.palette.err = msg.command + ": " + msg.err.Error()
+		} else {
+			m.setMessage(msg.command+": "+msg.err.Error(), true)
+		}
+		return nil
+	}
+	if m.palette == msg.from {
+		m.palette = nil
+	}
+	if msg.command == "job-status" {
+		return statusCmd(m.ctx, m.core, msg.id, false)
+	}
+	return m.kill(msg.id)
 }
 
 // refreshOverlay asks for a newer report for an open /job-status overlay,
 // one request at a time, so that it follows the job like a pane does.
 func (m *Model) refreshOverlay() tea.Cmd {
-	if m.overlay == nil || m.overlay.sel == "" || m.overlayDue {
+	if m.overlay == nil || m.overlay.job == nil || m.overlayDue {
 		return nil
 	}
 	m.overlayDue = true
-	return statusCmd(m.ctx, m.core, m.overlay.sel, true)
+	return statusCmd(m.ctx, m.core, *m.overlay.job, true)
 }
 
 // setMessage shows text in the status line until the next key.

@@ -1,0 +1,122 @@
+package jobs
+
+import (
+	"fmt"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/jobdeck/jobdeck/model"
+)
+
+// Resolve turns a selector (an ID, or a case-insensitive name) into an ID.
+// A name that several jobs had means the one of them that is live; with
+// none live it is ambiguous. Errors wrap ErrNotFound or ErrAmbiguous.
+// Callers resolve once and then work by ID, so that a selector cannot come
+// to mean another job between two calls.
+func (t *Table) Resolve(sel string) (model.JobID, error) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	sel = strings.TrimSpace(sel)
+	if sel == "" {
+		return 0, fmt.Errorf("%w: give a job ID or name", ErrNotFound)
+	}
+	if n, err := strconv.Atoi(sel); err == nil {
+		j, err := t.findLocked(model.JobID(n))
+		if err != nil {
+			return 0, err
+		}
+		return j.id, nil
+	}
+	var hits []*job
+	for _, j := range t.jobs {
+		if j.spec.Name != "" && strings.EqualFold(j.spec.Name, sel) {
+			hits = append(hits, j)
+		}
+	}
+	switch len(hits) {
+	case 0:
+		return 0, fmt.Errorf("%w: no job is named %q; give a job ID or one of the names", ErrNotFound, sel)
+	case 1:
+		return hits[0].id, nil
+	}
+	// A name is held by at most one live job at a time (Start refuses a
+	// second), so after "stop web, start web" the name means the live one.
+	var live []*job
+	for _, j := range hits {
+		if j.snapshot().Live() {
+			live = append(live, j)
+		}
+	}
+	if len(live) == 1 {
+		return live[0].id, nil
+	}
+	ids := make([]string, len(hits))
+	for i, j := range hits {
+		ids[i] = j.id.String()
+	}
+	return 0, fmt.Errorf("%w: %q names jobs %s; give the ID instead", ErrAmbiguous, sel, strings.Join(ids, ", "))
+}
+
+// find returns the job with id. Errors wrap ErrNotFound and say whether
+// the job was dropped or never existed. t.mu must not be held.
+func (t *Table) find(id model.JobID) (*job, error) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	return t.findLocked(id)
+}
+
+// findLocked is find with t.mu held.
+func (t *Table) findLocked(id model.JobID) (*job, error) {
+	for _, j := range t.jobs {
+		if j.id == id {
+			return j, nil
+		}
+	}
+	if id >= 0 && id < t.nextID {
+		return nil, fmt.Errorf("%w: job %d finished and was dropped (only the %d most recent finished jobs are kept)", ErrNotFound, id, t.opts.MaxFinished)
+	}
+	if len(t.jobs) == 0 {
+		return nil, fmt.Errorf("%w: there is no job %d; no jobs were started yet", ErrNotFound, id)
+	}
+	return nil, fmt.Errorf("%w: there is no job %d; the jobs are %d to %d", ErrNotFound, id, t.jobs[0].id, t.jobs[len(t.jobs)-1].id)
+}
+
+// List returns a snapshot of every job in the table, in ID order.
+func (t *Table) List() []model.Snapshot {
+	t.mu.Lock()
+	jobs := slices.Clone(t.jobs)
+	t.mu.Unlock()
+	out := make([]model.Snapshot, len(jobs))
+	for i, j := range jobs {
+		out[i] = j.snapshot()
+	}
+	return out
+}
+
+// Dropped is how many finished jobs were dropped because more than
+// Options.MaxFinished were kept.
+func (t *Table) Dropped() int {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	return t.dropped
+}
+
+// Snapshot returns one job's snapshot; false when the ID is unknown.
+func (t *Table) Snapshot(id model.JobID) (model.Snapshot, bool) {
+	j, err := t.find(id)
+	if err != nil {
+		return model.Snapshot{}, false
+	}
+	return j.snapshot(), true
+}
+
+// Read returns lines of one job's ring (see model.ReadRequest). It never
+// waits. Errors wrap ErrNotFound.
+func (t *Table) Read(id model.JobID, req model.ReadRequest) (model.Page, error) {
+	j, err := t.find(id)
+	if err != nil {
+		return model.Page{}, err
+	}
+	return j.ring.read(req), nil
+}

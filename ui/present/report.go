@@ -1,0 +1,158 @@
+package present
+
+import (
+	"fmt"
+	"strconv"
+	"time"
+
+	"github.com/jobdeck/jobdeck/jobs/sanitize"
+	"github.com/jobdeck/jobdeck/model"
+)
+
+// Report is a job's full report for the /job-status overlay, as plain
+// lines (no escape bytes; tabs may remain): the header, who started the
+// job when it was not self, the stop, a signal jobdeck did not send, a
+// problem the supervisor reported, its fallbacks (each once), how a wait
+// ended, markers for lines not shown, the lines ("> " stdout, "! "
+// stderr), the open lines last.
+func Report(r model.Report, self string, now time.Time) []string {
+	s, p := r.Job, r.Page
+	out := []string{s.Header(now)}
+	if s.Owner != "" && s.Owner != self {
+		out = append(out, "started by "+model.OneLine(sanitize.Plain([]byte(s.Owner)), 0))
+	}
+	if note := StopNote(s.Stop, self, now); note != "" {
+		out = append(out, note)
+	}
+	if note := SignalNote(s); note != "" {
+		out = append(out, note)
+	}
+	if s.Err != "" && s.State != model.StateFailed {
+		out = append(out, "note: "+sanitize.Plain([]byte(s.Err)))
+	}
+	for _, n := range s.Notes {
+		out = append(out, "note: "+sanitize.Plain([]byte(n)))
+	}
+	if r.Wait != nil {
+		out = append(out, WaitNote(r.Wait))
+	}
+	if p.Dropped > 0 {
+		out = append(out, Dropped(p.Dropped))
+	}
+	if p.Skipped > 0 {
+		out = append(out, "[… "+strconv.FormatUint(p.Skipped, 10)+" earlier lines not shown]")
+	}
+	for _, set := range [][]model.Line{p.Lines, p.Partial} {
+		for _, l := range set {
+			out = append(out, Line(l))
+		}
+	}
+	switch {
+	case p.More > 0:
+		out = append(out, "[… "+strconv.FormatUint(p.More, 10)+" more lines]")
+	case len(p.Lines) == 0 && len(p.Partial) == 0 && p.Dropped == 0 && p.Last == 0 && s.Done:
+		out = append(out, "(no output)")
+	}
+	return out
+}
+
+// Line is one output line as plain text: "> " or "! ", the line with its
+// escapes removed, and how much of it was cut ("[… 47.7 MiB cut]").
+func Line(l model.Line) string {
+	s := l.Stream.Marker() + sanitize.Plain(l.Text)
+	if l.Dropped > 0 {
+		s += " [… " + ByteSize(l.Dropped) + " cut]"
+	}
+	return s
+}
+
+// Dropped is the marker for n lines the ring evicted before they were
+// shown: "[… 48209 lines dropped]".
+func Dropped(n uint64) string {
+	return "[… " + strconv.FormatUint(n, 10) + " lines dropped]"
+}
+
+// StopNote describes a stop: what was sent, whether SIGKILL was needed,
+// and who asked when it was not self. Empty without a stop.
+func StopNote(st *model.Stop, self string, now time.Time) string {
+	if st == nil {
+		return ""
+	}
+	by := ""
+	if st.By != "" && st.By != self {
+		by = " (asked by " + model.OneLine(sanitize.Plain([]byte(st.By)), 0) + ")"
+	}
+	term := "SIGTERM to " + Count(st.TermSent, "process", "processes")
+	if st.Done.IsZero() {
+		ago := now.Sub(st.At).Round(100 * time.Millisecond)
+		if st.Grace == 0 {
+			return fmt.Sprintf("stopping%s: SIGKILL at once, %v ago", by, ago)
+		}
+		return fmt.Sprintf("stopping%s: %s %v ago; SIGKILL follows after the %v grace", by, term, ago, st.Grace)
+	}
+	took := st.Done.Sub(st.At).Round(10 * time.Millisecond)
+	switch {
+	case st.KillSent > 0 && st.Grace == 0:
+		return fmt.Sprintf("stopped in %v%s: SIGKILL to %s at once", took, by, Count(st.KillSent, "process", "processes"))
+	case st.KillSent > 0:
+		return fmt.Sprintf("stopped in %v%s: %s; SIGKILL was needed for %d after the %v grace", took, by, term, st.KillSent, st.Grace)
+	}
+	return fmt.Sprintf("stopped in %v%s: %s; no SIGKILL needed", took, by, term)
+}
+
+// SignalNote says when the signal that ended the job did not come from
+// jobdeck; an exit status of 137 or 143 is worded as what it usually
+// means. Empty otherwise.
+func SignalNote(s model.Snapshot) string {
+	fs, ok := s.ForeignSignal()
+	switch {
+	case !ok:
+		return ""
+	case fs.ViaShell && fs.Signal == 9:
+		return "note: exit status 137 usually means a process died of SIGKILL, not sent by jobdeck (the OOM killer?)"
+	case fs.ViaShell:
+		return fmt.Sprintf("note: exit status %d usually means a process died of %s, not sent by jobdeck", 128+fs.Signal, model.SignalName(fs.Signal))
+	case fs.Signal == 9:
+		return "note: this SIGKILL was not sent by jobdeck (the kernel's OOM killer?)"
+	}
+	return "note: this " + model.SignalName(fs.Signal) + " was not sent by jobdeck"
+}
+
+// WaitNote says how a wait ended: "wait: a line matched after 700ms:
+// ready", "wait: the job ended after 1.2s", "wait: timed out after 5s".
+func WaitNote(w *model.WaitResult) string {
+	waited := w.Waited.Round(100 * time.Millisecond)
+	switch w.Reason {
+	case model.WaitMatched:
+		text := ""
+		if w.Match != nil {
+			text = model.OneLine(sanitize.Plain(w.Match.Text), 200)
+		}
+		return fmt.Sprintf("wait: a line matched after %v: %s", waited, text)
+	case model.WaitEnded:
+		return fmt.Sprintf("wait: the job ended after %v", waited)
+	}
+	return fmt.Sprintf("wait: timed out after %v", waited)
+}
+
+// Count returns "1 process", "3 processes".
+func Count(n int, one, many string) string {
+	if n == 1 {
+		return "1 " + one
+	}
+	return strconv.Itoa(n) + " " + many
+}
+
+// ByteSize formats n bytes for people: "812 bytes", "34.2 KiB",
+// "47.6 MiB", "1.2 GiB".
+func ByteSize(n int64) string {
+	switch {
+	case n < 1<<10:
+		return fmt.Sprintf("%d bytes", n)
+	case n < 1<<20:
+		return fmt.Sprintf("%.1f KiB", float64(n)/(1<<10))
+	case n < 1<<30:
+		return fmt.Sprintf("%.1f MiB", float64(n)/(1<<20))
+	}
+	return fmt.Sprintf("%.1f GiB", float64(n)/(1<<30))
+}

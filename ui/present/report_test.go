@@ -1,0 +1,99 @@
+package present
+
+import (
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/jobdeck/jobdeck/model"
+)
+
+var t0 = time.Date(2026, 1, 1, 12, 0, 0, 0, time.UTC)
+
+// TestReport: the /job-status overlay's lines, made from structure alone.
+func TestReport(t *testing.T) {
+	t.Parallel()
+	now := t0.Add(2 * time.Second)
+	run := model.Snapshot{ID: 2, Name: "web", Command: "npm run dev", State: model.StateRunning, Started: t0, Owner: "console"}
+	done := model.Snapshot{ID: 2, Command: "make", State: model.StateExited, Started: t0, Ended: t0.Add(time.Second), Exit: &model.Exit{Code: 1}, Done: true, Owner: "claude"}
+	stopped := done
+	stopped.Exit = &model.Exit{Signal: 9}
+	stopped.Stop = &model.Stop{At: t0, Grace: time.Second, TermSent: 2, KillSent: 1, Done: t0.Add(1500 * time.Millisecond), By: "claude"}
+	noted := run
+	noted.Notes = []string{"no cgroup v2 for the job (EROFS); stops rely on the subreaper walk"}
+	noted.Err = "the supervisor reported a problem"
+	l := func(seq uint64, s model.Stream, text string) model.Line {
+		return model.Line{Seq: seq, Stream: s, Text: []byte(text)}
+	}
+	cases := []struct {
+		name string
+		r    model.Report
+		want []string
+	}{
+		{"own running job", model.Report{Job: run, Page: model.Page{Lines: []model.Line{l(1, model.StreamOut, "\x1b[32mready\x1b[0m"), l(2, model.StreamErr, "warn")}, Partial: []model.Line{{Text: []byte(">>> "), Partial: true}}, Last: 2}},
+			[]string{"job 2 (web) running 0:02 npm run dev", "> ready", "! warn", "> >>> "}},
+		{"another's finished job", model.Report{Job: done, Page: model.Page{Skipped: 150, Dropped: 3, Lines: []model.Line{{Seq: 4, Text: []byte("x"), Dropped: 2048}}, Last: 154}},
+			[]string{"job 2 exited 1 0:01 make", "started by claude", "[… 3 lines dropped]", "[… 150 earlier lines not shown]", "> x [… 2.0 KiB cut]"}},
+		{"a stop another asked for", model.Report{Job: stopped},
+			[]string{"job 2 killed by SIGKILL 0:01 make", "started by claude", "stopped in 1.5s (asked by claude): SIGTERM to 2 processes; SIGKILL was needed for 1 after the 1s grace", "(no output)"}},
+		{"notes, each once", model.Report{Job: noted},
+			[]string{"job 2 (web) running 0:02 npm run dev", "note: the supervisor reported a problem", "note: no cgroup v2 for the job (EROFS); stops rely on the subreaper walk"}},
+		{"a wait and more lines", model.Report{Job: run, Wait: &model.WaitResult{Reason: model.WaitTimeout, Waited: 5 * time.Second}, Page: model.Page{More: 4}},
+			[]string{"job 2 (web) running 0:02 npm run dev", "wait: timed out after 5s", "[… 4 more lines]"}},
+	}
+	for _, c := range cases {
+		got := Report(c.r, "console", now)
+		if strings.Join(got, "\n") != strings.Join(c.want, "\n") {
+			t.Errorf("%s:\n got %q\nwant %q", c.name, got, c.want)
+		}
+	}
+}
+
+// TestNotes: the stop, signal and wait notes, and the small words.
+func TestNotes(t *testing.T) {
+	t.Parallel()
+	now := t0.Add(time.Second)
+	for _, c := range []struct {
+		st   *model.Stop
+		want string
+	}{
+		{nil, ""},
+		{&model.Stop{At: t0, Grace: 5 * time.Second, TermSent: 3, By: "console"}, "stopping: SIGTERM to 3 processes 1s ago; SIGKILL follows after the 5s grace"},
+		{&model.Stop{At: t0, By: "jobdeck"}, "stopping (asked by jobdeck): SIGKILL at once, 1s ago"},
+		{&model.Stop{At: t0, KillSent: 1, Done: t0.Add(20 * time.Millisecond)}, "stopped in 20ms: SIGKILL to 1 process at once"},
+		{&model.Stop{At: t0, Grace: time.Second, TermSent: 1, Done: t0.Add(20 * time.Millisecond)}, "stopped in 20ms: SIGTERM to 1 process; no SIGKILL needed"},
+	} {
+		if got := StopNote(c.st, "console", now); got != c.want {
+			t.Errorf("StopNote(%+v) = %q, want %q", c.st, got, c.want)
+		}
+	}
+	for e, want := range map[model.Exit]string{
+		{Signal: 9}:  "note: this SIGKILL was not sent by jobdeck (the kernel's OOM killer?)",
+		{Signal: 2}:  "note: this SIGINT was not sent by jobdeck",
+		{Code: 137}:  "note: exit status 137 usually means a process died of SIGKILL, not sent by jobdeck (the OOM killer?)",
+		{Code: 143}:  "note: exit status 143 usually means a process died of SIGTERM, not sent by jobdeck",
+		{Signal: 11}: "",
+	} {
+		if got := SignalNote(model.Snapshot{Exit: &e}); got != want {
+			t.Errorf("SignalNote(%+v) = %q, want %q", e, got, want)
+		}
+	}
+	m := model.Line{Text: []byte("\x1b[1mlistening on :8080\x1b[0m")}
+	for w, want := range map[model.WaitResult]string{
+		{Reason: model.WaitMatched, Waited: 740 * time.Millisecond, Match: &m}: "wait: a line matched after 700ms: listening on :8080",
+		{Reason: model.WaitEnded, Waited: 1250 * time.Millisecond}:             "wait: the job ended after 1.3s",
+		{Reason: model.WaitTimeout, Waited: 30 * time.Second}:                  "wait: timed out after 30s",
+	} {
+		if got := WaitNote(&w); got != want {
+			t.Errorf("WaitNote(%+v) = %q, want %q", w, got, want)
+		}
+	}
+	if Dropped(48209) != "[… 48209 lines dropped]" || Count(1, "job", "jobs") != "1 job" || Count(2, "job", "jobs") != "2 jobs" {
+		t.Error("small words")
+	}
+	for n, want := range map[int64]string{0: "0 bytes", 1023: "1023 bytes", 1 << 10: "1.0 KiB", 50_000_000: "47.7 MiB", 1 << 30: "1.0 GiB"} {
+		if got := ByteSize(n); got != want {
+			t.Errorf("ByteSize(%d) = %q, want %q", n, got, want)
+		}
+	}
+}
