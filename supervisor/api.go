@@ -195,7 +195,6 @@ type Handle struct {
 	closed bool     // Close was called
 
 	empty atomic.Bool // EventEmpty was seen
-	gone  atomic.Bool // the event pipe hit EOF
 }
 
 // Pid is the leader's process ID, for display only.

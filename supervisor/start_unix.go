@@ -219,7 +219,6 @@ func (h *Handle) readEvents(dec *json.Decoder, evR *os.File) {
 	}
 	evR.Close()
 	state, werr := h.proc.Wait()
-	h.gone.Store(true)
 	// Nobody reads the control pipe any more: release it even when the
 	// caller never calls Close.
 	h.ctlMu.Lock()

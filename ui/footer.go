@@ -61,6 +61,10 @@ func (m *Model) statusLine(w int) string {
 		b.WriteString(" · stopping " + plural(n, "job") + "…")
 	}
 	s := m.st.Status.Render(b.String())
+	if m.linkErr != "" {
+		// The screen may be out of date: say so before anything else.
+		return fit(s+"  "+m.st.Error.Render(m.linkErr), w)
+	}
 	if m.msgJob != nil {
 		for _, j := range m.jobs {
 			if j.ID == *m.msgJob {

@@ -85,12 +85,13 @@ type (
 // returns (core calls complete at once on the fake core), holds ticks until
 // fired and delivers events when pumped.
 type harness struct {
-	t     *testing.T
-	m     *Model
-	core  *fakeCore
-	ticks []tickedMsg
-	armed bool
-	quit  bool
+	t       *testing.T
+	m       *Model
+	core    *fakeCore
+	ticks   []tickedMsg
+	armed   bool
+	quit    bool
+	fetches int // fetch commands run
 }
 
 func newHarness(t *testing.T, core *fakeCore, w, height int, opts Options) *harness {
@@ -102,6 +103,7 @@ func newHarness(t *testing.T, core *fakeCore, w, height int, opts Options) *harn
 		opts.Now = fixedNow
 	}
 	m := New(t.Context(), core, opts)
+	h := &harness{t: t, m: m, core: core}
 	m.fx = effects{
 		tick: func(d time.Duration, msg tea.Msg) tea.Cmd {
 			return func() tea.Msg { return tickedMsg{d, msg} }
@@ -109,8 +111,14 @@ func newHarness(t *testing.T, core *fakeCore, w, height int, opts Options) *harn
 		wait: func(_ context.Context, _ Subscription) tea.Cmd {
 			return func() tea.Msg { return waitArmedMsg{} }
 		},
+		// Fetches run at once, like every other command here.
+		fetch: func(ctx context.Context, c Core, v sight, overlay *model.JobID) tea.Cmd {
+			return func() tea.Msg {
+				h.fetches++
+				return fetch(ctx, c, v, overlay)
+			}
+		},
 	}
-	h := &harness{t: t, m: m, core: core}
 	t.Cleanup(m.Close)
 	h.run(m.Init())
 	h.send(tea.WindowSizeMsg{Width: w, Height: height})

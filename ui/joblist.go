@@ -1,13 +1,13 @@
 package ui
 
 import (
-	"strconv"
 	"strings"
 
 	"charm.land/lipgloss/v2"
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/jobdeck/jobdeck/model"
+	"github.com/jobdeck/jobdeck/ui/present"
 )
 
 // stateGlyph returns the glyph and style of a job's state. The glyphs alone
@@ -63,7 +63,7 @@ func (m *Model) renderList(r rect) []string {
 		labelW = max(labelW, ansi.StringWidth(s.Label()))
 		elapsedW = max(elapsedW, len(model.FormatElapsed(s.Elapsed(now))))
 		fullW = max(fullW, ansi.StringWidth(s.Status()))
-		shortW = max(shortW, ansi.StringWidth(shortStatus(s)))
+		shortW = max(shortW, ansi.StringWidth(present.ShortStatus(s)))
 	}
 	labelW = min(labelW, max(inner/4, 4))
 	rest := inner - 2 - 1 - labelW - 1 - elapsedW - 1 - 1
@@ -100,26 +100,6 @@ type listCols struct {
 	short                  bool // use shortStatus
 }
 
-// shortStatus is a compact status for narrow lists: "running", "exit 1",
-// "SIGTERM", "exit 0, 2 still running", "failed".
-func shortStatus(s model.Snapshot) string {
-	var st string
-	switch {
-	case s.State == model.StateFailed:
-		return "failed"
-	case s.Exit == nil:
-		return s.State.String()
-	case s.Exit.Signaled():
-		st = model.SignalName(s.Exit.Signal)
-	default:
-		st = "exit " + strconv.Itoa(s.Exit.Code)
-	}
-	if s.Remaining > 0 {
-		st += ", " + strconv.Itoa(s.Remaining) + " still running"
-	}
-	return st
-}
-
 // listRow draws one job of the list in w cells.
 func (m *Model) listRow(s model.Snapshot, w int, c listCols) string {
 	sel := m.hasCurrent && s.ID == m.current
@@ -127,7 +107,7 @@ func (m *Model) listRow(s model.Snapshot, w int, c listCols) string {
 	label := fit(s.Label(), c.label)
 	st := s.Status()
 	if c.short {
-		st = shortStatus(s)
+		st = present.ShortStatus(s)
 	}
 	status := fit(st, c.status)
 	elapsed := model.FormatElapsed(s.Elapsed(m.now()))
@@ -136,7 +116,11 @@ func (m *Model) listRow(s model.Snapshot, w int, c listCols) string {
 	cmdW := w - 2 - 1 - c.label - 1 - c.status - 1 - c.elapsed - 1
 	cmd := ""
 	if cmdW > 0 {
-		cmd = fit(model.OneLine(s.Command, cmdW), cmdW)
+		text := model.OneLine(s.Command, cmdW)
+		if tag := present.OwnerTag(s.Owner, m.owner); tag != "" {
+			text = tag + " " + text
+		}
+		cmd = fit(text, cmdW)
 	}
 	if sel {
 		row := "▸" + glyph + " " + label + " " + status + " " + elapsed + " " + cmd

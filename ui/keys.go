@@ -1,9 +1,10 @@
 package ui
 
 import (
+	"unicode/utf8"
+
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
-	"unicode/utf8"
 
 	"github.com/jobdeck/jobdeck/model"
 )

@@ -34,12 +34,17 @@ type (
 		report model.Report
 		err    error
 	}
-	// statusReportMsg: Status returned, for the overlay.
+	// statusReportMsg: Status returned, for a new overlay (fetches keep
+	// it current).
 	statusReportMsg struct {
-		id      model.JobID
-		report  model.Report
-		err     error
-		refresh bool // an update of an open overlay, not a new one
+		id     model.JobID
+		report model.Report
+		err    error
+	}
+	// subscribedMsg: Subscribe returned.
+	subscribedMsg struct {
+		sub Subscription
+		err error
 	}
 	// resolvedMsg: Resolve returned, for a palette command that takes a
 	// job (/job-kill, /job-status).
@@ -50,6 +55,14 @@ type (
 		from    *palette // the palette that asked
 	}
 )
+
+// subscribeCmd subscribes to the core's events.
+func subscribeCmd(ctx context.Context, core Core) tea.Cmd {
+	return func() tea.Msg {
+		sub, err := core.Subscribe(ctx)
+		return subscribedMsg{sub: sub, err: err}
+	}
+}
 
 // resolveCmd resolves a palette command's job selector.
 func resolveCmd(ctx context.Context, core Core, command, sel string, from *palette) tea.Cmd {
@@ -87,10 +100,10 @@ func killCmd(ctx context.Context, core Core, id model.JobID, by string) tea.Cmd 
 }
 
 // statusCmd asks for a job's report for the overlay.
-func statusCmd(ctx context.Context, core Core, id model.JobID, refresh bool) tea.Cmd {
+func statusCmd(ctx context.Context, core Core, id model.JobID) tea.Cmd {
 	return func() tea.Msg {
 		r, err := core.Status(ctx, id, model.StatusOptions{Lines: overlayLines})
-		return statusReportMsg{id: id, report: r, err: err, refresh: refresh}
+		return statusReportMsg{id: id, report: r, err: err}
 	}
 }
 

@@ -8,12 +8,13 @@ import (
 	"charm.land/lipgloss/v2"
 
 	"github.com/jobdeck/jobdeck/model"
+	"github.com/jobdeck/jobdeck/ui/present"
 )
 
-// A pane tails one job. Its window is read from the core at render time:
-// the newest lines while following, or the lines from a cursor (the seq of
-// its top line) while scrolled up. The ring is the scrollback; a pane keeps
-// nothing but that cursor.
+// A pane tails one job. Its window is fetched from the core with the rest
+// of the screen (fetch.go): the newest lines while following, or the lines
+// from a cursor (the seq of its top line) while scrolled up. The ring is
+// the scrollback; the model keeps only each pane's window and cursor.
 
 // paneRow is one row of a pane's window: a line (complete or the open
 // partial one), or the marker for lines the ring evicted.
@@ -31,19 +32,20 @@ type paneWindow struct {
 	empty bool
 }
 
-// readWindow reads the rows of a pane of n rows from the core: the newest
-// ones when top is zero (following), else the ones from seq top on. A
-// marker row stands where the ring evicted lines the window would show
-// before them.
-func readWindow(ctx context.Context, core Core, id model.JobID, n int, top uint64) paneWindow {
+// readWindow reads the rows of a pane from the core: the newest r.rows
+// when r.top is zero (following), else the ones from seq r.top on. A marker
+// row stands where the ring evicted lines the window would show before
+// them. The error is the core's (a dropped job, a lost link).
+func readWindow(ctx context.Context, core Core, r paneReq) (paneWindow, error) {
+	id, n, top := r.id, r.rows, r.top
 	if n <= 0 {
-		return paneWindow{}
+		return paneWindow{}, nil
 	}
 	var w paneWindow
 	if top == 0 {
 		page, err := core.Read(ctx, id, model.ReadRequest{Tail: true, Limit: n})
 		if err != nil {
-			return w
+			return w, err
 		}
 		rows := make([]paneRow, 0, len(page.Lines)+len(page.Partial)+1)
 		// The window reaches back to the ring's oldest line: say what the
@@ -62,11 +64,11 @@ func readWindow(ctx context.Context, core Core, id model.JobID, n int, top uint6
 		}
 		w.rows = rows
 		w.empty = page.Last == 0 && len(page.Partial) == 0 && page.Dropped == 0
-		return w
+		return w, nil
 	}
 	page, err := core.Read(ctx, id, model.ReadRequest{After: top - 1, Limit: n})
 	if err != nil {
-		return w
+		return w, err
 	}
 	rows := make([]paneRow, 0, len(page.Lines)+len(page.Partial)+1)
 	if page.Dropped > 0 {
@@ -96,7 +98,7 @@ func readWindow(ctx context.Context, core Core, id model.JobID, n int, top uint6
 	if page.Last > last {
 		w.newer = page.Last - last
 	}
-	return w
+	return w, nil
 }
 
 // paneView describes one pane to render.
@@ -130,34 +132,21 @@ func (m *Model) renderPane(p paneView, r rect) []string {
 
 	inner := r.w - 2
 	body := r.h - 2
-	win := readWindow(m.ctx, m.core, p.snap.ID, body, p.top)
+	win := m.windows[p.snap.ID] // as last fetched
 	for i := range body {
 		var cell string
 		switch {
 		case i < len(win.rows):
 			cell = m.renderRow(win.rows[i], inner)
 		case i == 0 && win.empty:
-			msg := "(no output yet)"
-			if !p.snap.Live() {
-				msg = "(no output)"
-			}
-			cell = m.st.Dim.Render(fit("  "+msg, inner))
+			cell = m.st.Dim.Render(fit("  "+present.NoOutput(p.snap.Live()), inner))
 		default:
 			cell = spaces(inner)
 		}
 		out = append(out, vl+cell+vr)
 	}
 
-	var note string
-	switch {
-	case p.top > 0 && win.newer > 0:
-		note = "paused · " + strconv.FormatUint(win.newer, 10) + " newer · End follows"
-	case p.top > 0:
-		note = "paused · End follows"
-	case p.zoomed:
-		note = "zoomed · z restores"
-	}
-	out = append(out, frameBottom(b, bst, note, r.w))
+	out = append(out, frameBottom(b, bst, present.PaneNote(p.top > 0, win.newer, p.zoomed), r.w))
 	return out
 }
 
@@ -166,8 +155,7 @@ func (m *Model) renderPane(p paneView, r rect) []string {
 func (m *Model) renderRow(r paneRow, w int) string {
 	tw := w - 2
 	if r.dropped > 0 {
-		txt := "[… " + strconv.FormatUint(r.dropped, 10) + " lines dropped]"
-		return "  " + m.st.paint.droppedOpen + fit(txt, tw) + m.st.paint.dropC
+		return "  " + m.st.paint.droppedOpen + fit(present.Dropped(r.dropped), tw) + m.st.paint.dropC
 	}
 	s := fit(styledLine(r.line.Text, m.st.NoColor), tw)
 	if r.line.Stream == model.StreamErr {

@@ -10,76 +10,113 @@ import (
 )
 
 // Update handles one message: keys and pastes, window sizes, the core's
-// events, frame and clock ticks, and the results of starts, kills and
-// status requests. It never does IO itself: those run in the commands it
-// returns.
+// events, frame and clock ticks, fetches, and the results of starts, kills
+// and status requests. It never calls the core: what it needs comes from
+// the commands it returns (fetches on the frame tick and on events).
+// Whatever changes what the panes show (a key, a resize, an overlay)
+// fetches at once.
 func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
+	if f, ok := msg.(fetchedMsg); ok {
+		return m, m.onFetched(f)
+	}
+	cmd := m.update(msg)
+	if stale := m.fetchIfStale(); stale != nil {
+		cmd = tea.Batch(cmd, stale)
+	}
+	return m, cmd
+}
+
+// update handles every message but fetchedMsg.
+func (m *Model) update(msg tea.Msg) tea.Cmd {
 	switch msg := msg.(type) {
 	case tea.WindowSizeMsg:
 		m.setSize(msg.Width, msg.Height)
 		m.invalidate()
-		return m, nil
+		return nil
 	case eventsMsg:
-		return m, m.onEvents(msg)
+		return m.onEvents(msg)
+	case subscribedMsg:
+		return m.onSubscribed(msg)
 	case frameMsg:
+		// Output came in: fetch it (the fetch redraws), and listen again.
 		m.frameDue = false
-		m.refresh()
-		m.invalidate()
-		cmds := []tea.Cmd{m.refreshOverlay()}
+		cmds := []tea.Cmd{m.requestFetch()}
 		if m.waitAfterFrame {
 			m.waitAfterFrame = false
 			cmds = append(cmds, m.armWait())
 		}
-		return m, tea.Batch(append(cmds, m.ensureClock())...)
+		return tea.Batch(cmds...)
 	case clockMsg:
+		// Elapsed times moved: they are computed from the clock, so the
+		// state at hand draws them.
 		m.clockDue = false
-		m.refresh()
 		m.invalidate()
-		return m, m.ensureClock()
+		return m.ensureClock()
 	case startedMsg:
 		m.invalidate()
-		return m, m.onStarted(msg)
+		return m.onStarted(msg)
 	case killedMsg:
 		m.invalidate()
-		return m, m.onKilled(msg)
+		return m.onKilled(msg)
 	case statusReportMsg:
 		m.invalidate()
 		m.onStatus(msg)
-		return m, nil
+		return nil
 	case resolvedMsg:
 		m.invalidate()
-		return m, m.onResolved(msg)
+		return m.onResolved(msg)
 	case tea.KeyPressMsg:
-		if m.palette != nil && m.palette.busy != "" {
-			// A /background is starting: keep what is typed meanwhile
-			// and replay it once the palette is done (see onStarted).
-			m.typeahead = append(m.typeahead, msg)
-			return m, nil
-		}
-		if m.palette != nil && m.confirm == nil && !m.quitting {
-			// Typing in the palette changes the footer only; what
-			// changes more (submit, close) invalidates the whole screen.
-			m.invalidateFooter()
-		} else {
-			m.invalidate()
-		}
-		return m, m.onKey(msg)
+		return m.onKeyPress(msg)
 	case tea.PasteMsg:
-		if m.palette == nil {
-			return m, nil
-		}
-		if m.palette.busy != "" {
-			m.typeahead = append(m.typeahead, msg)
-			return m, nil
-		}
-		m.invalidate()
-		act, cmd := m.palette.Update(msg, m.keys, m.jobs)
-		if act == paletteClose {
-			m.palette = nil
-		}
-		return m, cmd
+		return m.onPaste(msg)
 	}
-	return m, nil
+	return nil
+}
+
+// onKeyPress takes a key: it redraws at once from the state at hand.
+func (m *Model) onKeyPress(msg tea.KeyPressMsg) tea.Cmd {
+	if m.palette != nil && m.palette.busy != "" {
+		// A /background is starting: keep what is typed meanwhile and
+		// replay it once the palette is done (see onStarted).
+		m.typeahead = append(m.typeahead, msg)
+		return nil
+	}
+	if m.palette != nil && m.confirm == nil && !m.quitting {
+		// Typing in the palette changes the footer only; what changes
+		// more (submit, close) invalidates the whole screen.
+		m.invalidateFooter()
+	} else {
+		m.invalidate()
+	}
+	return m.onKey(msg)
+}
+
+// onPaste feeds a paste to the palette.
+func (m *Model) onPaste(msg tea.PasteMsg) tea.Cmd {
+	if m.palette == nil {
+		return nil
+	}
+	if m.palette.busy != "" {
+		m.typeahead = append(m.typeahead, msg)
+		return nil
+	}
+	m.invalidate()
+	act, cmd := m.palette.Update(msg, m.keys, m.jobs)
+	if act == paletteClose {
+		m.palette = nil
+	}
+	return cmd
+}
+
+// onSubscribed keeps the subscription, listens to it, and fetches again:
+// what changed before it existed is in no event.
+func (m *Model) onSubscribed(msg subscribedMsg) tea.Cmd {
+	if msg.err != nil {
+		m.setMessage("no events from the jobs core ("+msg.err.Error()+"): the screen will not follow the jobs", true)
+		return nil
+	}
+	m.sub = msg.sub
+	return tea.Batch(m.armWait(), m.requestFetch())
 }
 
 // setSize takes a new terminal size; everything reflows on the next View.
@@ -132,9 +169,9 @@ func (m *Model) onEvents(msg eventsMsg) tea.Cmd {
 	}
 	var cmds []tea.Cmd
 	if state {
-		m.refresh()
-		m.invalidate()
-		cmds = append(cmds, m.ensureClock(), m.refreshOverlay())
+		// A job started, changed state or went: fetch at once (the fetch
+		// redraws and re-arms the clock).
+		cmds = append(cmds, m.requestFetch())
 	}
 	if output && !m.frameDue {
 		m.frameDue = true
@@ -152,7 +189,6 @@ func (m *Model) onEvents(msg eventsMsg) tea.Cmd {
 // (and so shown in a pane); an error goes inline in the palette that asked,
 // or to the status line.
 func (m *Model) onStarted(msg startedMsg) tea.Cmd {
-	m.refresh()
 	var firstErr error
 	started := false
 	for i, r := range msg.reports {
@@ -163,6 +199,7 @@ func (m *Model) onStarted(msg startedMsg) tea.Cmd {
 		// A job started from the palette takes the selection; jobs
 		// started at launch take it only when nothing is selected yet
 		// (their report may come after the user picked another job).
+		m.upsertJob(r.Job)
 		if msg.from != nil || (!started && !m.hasCurrent) {
 			m.current, m.hasCurrent = r.Job.ID, true
 		}
@@ -194,7 +231,7 @@ func (m *Model) onStarted(msg startedMsg) tea.Cmd {
 	} else if firstErr != nil {
 		m.setMessage(firstErr.Error(), true)
 	}
-	return tea.Batch(append(replay, m.ensureClock())...)
+	return tea.Batch(append(replay, m.ensureClock(), m.requestFetch())...)
 }
 
 func countErrs(errs []error) int {
@@ -217,7 +254,9 @@ func cmpErr(first, err error) error {
 // onKilled takes the result of a kill; when quitting, the last one quits.
 func (m *Model) onKilled(msg killedMsg) tea.Cmd {
 	delete(m.stopping, msg.id)
-	m.refresh()
+	if msg.err == nil {
+		m.upsertJob(msg.report.Job)
+	}
 	if m.quitting {
 		if len(m.stopping) == 0 {
 			return tea.Quit
@@ -229,21 +268,11 @@ func (m *Model) onKilled(msg killedMsg) tea.Cmd {
 	} else {
 		m.setMessage(msg.report.Job.Header(m.now()), false)
 	}
-	return m.ensureClock()
+	return tea.Batch(m.ensureClock(), m.requestFetch())
 }
 
 // onStatus opens the overlay with a job's full report.
 func (m *Model) onStatus(msg statusReportMsg) {
-	if msg.refresh {
-		m.overlayDue = false
-		if o := m.overlay; msg.err == nil && o != nil && o.job != nil && *o.job == msg.id {
-			// Same report, newer: keep the reader's place.
-			n := m.reportOverlay(msg.report)
-			n.top = o.top
-			m.overlay = n
-		}
-		return
-	}
 	if msg.err != nil {
 		m.setMessage("job-status "+msg.id.String()+": "+msg.err.Error(), true)
 		return
@@ -266,19 +295,9 @@ func (m *Model) onResolved(msg resolvedMsg) tea.Cmd {
 		m.palette = nil
 	}
 	if msg.command == "job-status" {
-		return statusCmd(m.ctx, m.core, msg.id, false)
+		return statusCmd(m.ctx, m.core, msg.id)
 	}
 	return m.kill(msg.id)
-}
-
-// refreshOverlay asks for a newer report for an open /job-status overlay,
-// one request at a time, so that it follows the job like a pane does.
-func (m *Model) refreshOverlay() tea.Cmd {
-	if m.overlay == nil || m.overlay.job == nil || m.overlayDue {
-		return nil
-	}
-	m.overlayDue = true
-	return statusCmd(m.ctx, m.core, *m.overlay.job, true)
 }
 
 // setMessage shows text in the status line until the next key.

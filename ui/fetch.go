@@ -1,0 +1,291 @@
+package ui
+
+import (
+	"cmp"
+	"context"
+	"errors"
+	"slices"
+	"time"
+
+	tea "charm.land/bubbletea/v2"
+
+	"github.com/jobdeck/jobdeck/model"
+)
+
+// The console draws only from its own state. What it shows of the core
+// (the job list, each pane's window of lines, an open /job-status report)
+// is fetched by one command at a time, on the frame tick while output
+// flows, at once on state events and when a key or a resize changes what
+// the panes show; the result lands in the model (fetchedMsg) and View
+// draws it. A core behind a socket is therefore never called while the
+// screen is drawn, and a slow one only delays the next frame.
+
+// sight is what decides which panes show and what each reads: a copy of
+// the model's view of the screen, so that a fetch command can plan from
+// the job list it fetched without touching the model.
+type sight struct {
+	width, height, footer int
+	zoomed                bool
+	covered               bool // an overlay covers the panes: nothing to read
+	current               model.JobID
+	hasCurrent            bool
+	scroll                map[model.JobID]uint64 // a paused pane's top seq
+}
+
+// paneReq is one pane's read: the job, the pane's body rows, and the seq
+// of its top line (zero: following, the newest lines).
+type paneReq struct {
+	id   model.JobID
+	rows int
+	top  uint64
+}
+
+// sight copies what the model's screen looks like now.
+func (m *Model) sight() sight {
+	return sight{
+		width: m.width, height: m.height, footer: m.footerRows(), zoomed: m.zoomed,
+		covered: m.overlay != nil, current: m.current, hasCurrent: m.hasCurrent,
+		scroll: maps(m.scroll),
+	}
+}
+
+func maps(in map[model.JobID]uint64) map[model.JobID]uint64 {
+	out := make(map[model.JobID]uint64, len(in))
+	for k, v := range in {
+		out[k] = v
+	}
+	return out
+}
+
+// settle keeps the selection on a job of jobs: the first one when the
+// selected job is gone or none is selected.
+func (v sight) settle(jobs []model.Snapshot) sight {
+	if len(jobs) == 0 {
+		v.hasCurrent = false
+		return v
+	}
+	if !v.hasCurrent || !slices.ContainsFunc(jobs, func(s model.Snapshot) bool { return s.ID == v.current }) {
+		v.current, v.hasCurrent = jobs[0].ID, true
+	}
+	return v
+}
+
+// layout is the screen layout for jobs.
+func (v sight) layout(jobs []model.Snapshot) screenLayout {
+	return layoutScreen(v.width, v.height, len(jobs), v.footer, v.zoomed && v.hasCurrent)
+}
+
+// panes returns the jobs shown in panes and where they go: the selected
+// one alone when zoomed, else paneJobs in a grid.
+func (v sight) panes(jobs []model.Snapshot) ([]model.Snapshot, []rect) {
+	l := v.layout(jobs)
+	if v.zoomed && v.hasCurrent {
+		if i := slices.IndexFunc(jobs, func(s model.Snapshot) bool { return s.ID == v.current }); i >= 0 {
+			return []model.Snapshot{jobs[i]}, []rect{l.panes}
+		}
+	}
+	shown := paneJobs(jobs, v.current, v.hasCurrent)
+	return shown, gridRects(len(shown), l.panes)
+}
+
+// plan is the reads that fill the panes shown for jobs; none when the
+// screen is too small or an overlay covers the panes.
+func (v sight) plan(jobs []model.Snapshot) []paneReq {
+	if v.covered || tooSmall(v.width, v.height) {
+		return nil
+	}
+	shown, rects := v.panes(jobs)
+	reqs := make([]paneReq, 0, len(shown))
+	for i, s := range shown {
+		if rows := rects[i].h - 2; rows > 0 && rects[i].w >= 4 {
+			reqs = append(reqs, paneReq{id: s.ID, rows: rows, top: v.scroll[s.ID]})
+		}
+	}
+	return reqs
+}
+
+// paneJobs returns the jobs shown in panes, in ID order: all of them when
+// there are at most MaxPanes; else the live ones first, then the most
+// recently finished, with the selected job always among them.
+func paneJobs(jobs []model.Snapshot, current model.JobID, hasCurrent bool) []model.Snapshot {
+	if len(jobs) <= MaxPanes {
+		return jobs
+	}
+	ranked := slices.Clone(jobs)
+	slices.SortStableFunc(ranked, func(a, b model.Snapshot) int {
+		if a.Live() != b.Live() {
+			if a.Live() {
+				return -1
+			}
+			return 1
+		}
+		if a.Live() {
+			return cmp.Compare(a.ID, b.ID)
+		}
+		return endTime(b).Compare(endTime(a)) // most recent first
+	})
+	shown := ranked[:MaxPanes]
+	if i := slices.IndexFunc(jobs, func(s model.Snapshot) bool { return s.ID == current }); hasCurrent && i >= 0 &&
+		!slices.ContainsFunc(shown, func(s model.Snapshot) bool { return s.ID == current }) {
+		shown[MaxPanes-1] = jobs[i]
+	}
+	slices.SortFunc(shown, func(a, b model.Snapshot) int { return cmp.Compare(a.ID, b.ID) })
+	return shown
+}
+
+// endTime is when a finished job ended, for ranking panes.
+func endTime(s model.Snapshot) time.Time {
+	if !s.Ended.IsZero() {
+		return s.Ended
+	}
+	return s.Started
+}
+
+// fetchedMsg is what a fetch brought: the job list, the plan it read for,
+// each planned pane's window, and the open overlay's newer report.
+type fetchedMsg struct {
+	jobs    []model.Snapshot
+	plan    []paneReq
+	windows map[model.JobID]paneWindow
+	// report is the /job-status overlay's job's newer report (nil when no
+	// overlay was open, or its job could not be read).
+	report *model.Report
+	// err is why the list could not be read (nothing else was), or a lost
+	// link met while reading windows.
+	err error
+}
+
+// fetch reads what the screen shows from the core: the list, then the
+// windows that v plans from that list, then the overlay's report.
+func fetch(ctx context.Context, core Core, v sight, overlay *model.JobID) fetchedMsg {
+	jobs, err := core.List(ctx)
+	if err != nil {
+		return fetchedMsg{err: err}
+	}
+	v = v.settle(jobs)
+	msg := fetchedMsg{jobs: jobs, plan: v.plan(jobs), windows: map[model.JobID]paneWindow{}}
+	for _, r := range msg.plan {
+		w, err := readWindow(ctx, core, r)
+		if errors.Is(err, model.ErrUnavailable) {
+			return fetchedMsg{err: err}
+		}
+		// Any other error (the job was dropped since the list) leaves
+		// the pane empty until the next fetch.
+		msg.windows[r.id] = w
+	}
+	if overlay != nil {
+		if r, err := core.Status(ctx, *overlay, model.StatusOptions{Lines: overlayLines}); err == nil {
+			msg.report = &r
+		}
+	}
+	return msg
+}
+
+// requestFetch returns the command that fetches what the screen shows,
+// unless one is in flight: then another follows when it returns.
+func (m *Model) requestFetch() tea.Cmd {
+	if m.fetching {
+		m.refetch = true
+		return nil
+	}
+	m.fetching = true
+	var overlay *model.JobID
+	if m.overlay != nil && m.overlay.job != nil {
+		id := *m.overlay.job
+		overlay = &id
+	}
+	return m.fx.fetch(m.ctx, m.core, m.sight(), overlay)
+}
+
+// fetchIfStale fetches when what the panes show changed (a key, a resize,
+// an overlay closed) since the last fetch planned. An open overlay needs
+// nothing more: its report came with it, and frames keep it current.
+func (m *Model) fetchIfStale() tea.Cmd {
+	if m.overlay != nil {
+		return nil
+	}
+	if m.fetching {
+		if !slices.Equal(m.sight().settle(m.jobs).plan(m.jobs), m.planned) {
+			m.refetch = true
+		}
+		return nil
+	}
+	if slices.Equal(m.sight().settle(m.jobs).plan(m.jobs), m.planned) {
+		return nil
+	}
+	return m.requestFetch()
+}
+
+// onFetched takes what a fetch brought into the model.
+func (m *Model) onFetched(msg fetchedMsg) tea.Cmd {
+	m.fetching = false
+	m.invalidate()
+	if msg.err != nil {
+		m.setLinkError(msg.err)
+	} else {
+		m.linkErr = ""
+		m.jobs = msg.jobs
+		m.settleSelection()
+		// Windows of panes not read this time (an overlay covered them)
+		// stay, so that closing it redraws them at once; the next fetch
+		// replaces them.
+		for id, w := range msg.windows {
+			m.windows[id] = w
+		}
+		m.planned = msg.plan
+		if o, r := m.overlay, msg.report; o != nil && r != nil && o.job != nil && *o.job == r.Job.ID {
+			// Same report, newer: keep the reader's place.
+			n := m.reportOverlay(*r)
+			n.top = o.top
+			m.overlay = n
+		}
+	}
+	cmds := []tea.Cmd{m.ensureClock()}
+	if m.refetch {
+		m.refetch = false
+		cmds = append(cmds, m.requestFetch())
+	}
+	return tea.Batch(cmds...)
+}
+
+// settleSelection keeps the selection on a job that exists and forgets
+// the scroll of jobs that are gone.
+func (m *Model) settleSelection() {
+	v := m.sight().settle(m.jobs)
+	m.current, m.hasCurrent = v.current, v.hasCurrent
+	gone := func(id model.JobID) bool {
+		return !slices.ContainsFunc(m.jobs, func(s model.Snapshot) bool { return s.ID == id })
+	}
+	for id := range m.scroll {
+		if gone(id) {
+			delete(m.scroll, id)
+		}
+	}
+	for id := range m.windows {
+		if gone(id) {
+			delete(m.windows, id)
+		}
+	}
+}
+
+// upsertJob puts a snapshot a start or a kill returned into the list at
+// once, before the next fetch confirms it.
+func (m *Model) upsertJob(s model.Snapshot) {
+	i, found := slices.BinarySearchFunc(m.jobs, s.ID, func(a model.Snapshot, id model.JobID) int { return cmp.Compare(a.ID, id) })
+	if found {
+		m.jobs = slices.Clone(m.jobs)
+		m.jobs[i] = s
+		return
+	}
+	m.jobs = slices.Insert(slices.Clone(m.jobs), i, s)
+}
+
+// setLinkError shows why the core could not be read, once, in the status
+// line; the screen keeps what it last fetched.
+func (m *Model) setLinkError(err error) {
+	text := "jobs core: " + err.Error()
+	if errors.Is(err, model.ErrUnavailable) {
+		text = "lost the jobs core (" + err.Error() + "); the screen shows what it last knew"
+	}
+	m.linkErr = model.OneLine(text, 0)
+}

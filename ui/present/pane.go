@@ -1,0 +1,61 @@
+package present
+
+import (
+	"strconv"
+
+	"github.com/jobdeck/jobdeck/model"
+)
+
+// NoOutput is what an empty pane says: "(no output yet)" while the job
+// may still print, "(no output)" once it cannot.
+func NoOutput(live bool) string {
+	if live {
+		return "(no output yet)"
+	}
+	return "(no output)"
+}
+
+// PaneNote is the note on a pane's bottom edge: "paused · 17 newer · End
+// follows" while scrolled up (newer complete lines below the window),
+// "zoomed · z restores" while zoomed, or "".
+func PaneNote(paused bool, newer uint64, zoomed bool) string {
+	switch {
+	case paused && newer > 0:
+		return "paused · " + strconv.FormatUint(newer, 10) + " newer · End follows"
+	case paused:
+		return "paused · End follows"
+	case zoomed:
+		return "zoomed · z restores"
+	}
+	return ""
+}
+
+// ShortStatus is a compact status for narrow lists: "running", "exit 1",
+// "SIGTERM", "exit 0, 2 still running", "failed".
+func ShortStatus(s model.Snapshot) string {
+	var st string
+	switch {
+	case s.State == model.StateFailed:
+		return "failed"
+	case s.Exit == nil:
+		return s.State.String()
+	case s.Exit.Signaled():
+		st = model.SignalName(s.Exit.Signal)
+	default:
+		st = "exit " + strconv.Itoa(s.Exit.Code)
+	}
+	if s.Remaining > 0 {
+		st += ", " + strconv.Itoa(s.Remaining) + " still running"
+	}
+	return st
+}
+
+// OwnerTag marks, in the job list, a job someone other than self started:
+// "[claude-code]" before its command; "" for self's own jobs and jobs of
+// no known owner.
+func OwnerTag(owner, self string) string {
+	if owner == "" || owner == self {
+		return ""
+	}
+	return "[" + model.OneLine(owner, 24) + "]"
+}
