@@ -24,6 +24,7 @@ import (
 	"github.com/jobdeck/jobdeck/jobs"
 	"github.com/jobdeck/jobdeck/model"
 	"github.com/jobdeck/jobdeck/serve"
+	"github.com/jobdeck/jobdeck/session"
 	"github.com/jobdeck/jobdeck/supervisor"
 )
 
@@ -32,6 +33,9 @@ func main() {
 		os.Exit(supervisor.Main())
 	}
 	supervisor.Hygiene()
+	if len(os.Args) > 1 && os.Args[1] == session.Arg {
+		os.Exit(session.Main())
+	}
 	os.Exit(run(os.Args[1:], os.Stdin, os.Stdout, os.Stderr))
 }
 
@@ -41,11 +45,15 @@ func main() {
 const shutdownMargin = 10 * time.Second
 
 func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	if len(args) > 0 && args[0] == "sessions" {
+		return runSessions(args[1:], stdout, stderr)
+	}
 	fs := flag.NewFlagSet("jobdeck", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	serveMode := fs.Bool("serve", false, "serve MCP tools (background, job_status, job_kill) on stdin/stdout instead of opening the console")
 	httpAddr := fs.String("http", "", "with --serve: serve streamable HTTP on this loopback address (127.0.0.1:PORT) instead of stdio")
 	grace := fs.Duration("grace", jobs.DefaultGrace, "time between SIGTERM and SIGKILL when stopping a job (0: SIGKILL at once)")
+	so := sessionFlags(fs)
 	fs.Usage = func() {
 		fmt.Fprintf(stderr, "usage: jobdeck [flags] [-- 'command' ...]\n\n"+
 			"Opens the job console; commands after -- start as jobs at once.\n"+
@@ -82,6 +90,14 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		commands = launched
 	} else if len(commands) > 0 {
 		hideCommands(args[:len(args)-len(commands)], commands, stderr)
+	}
+
+	if err := so.check(); err != nil {
+		fmt.Fprintf(stderr, "jobdeck: %v\n", err)
+		return 2
+	}
+	if !so.private && *serveMode && *httpAddr == "" { // the console and HTTP join sessions in later commits
+		return runShared(so, sharedMode{serve: *serveMode, http: *httpAddr, grace: *grace, commands: commands}, stdin, stdout, stderr)
 	}
 
 	// Jobs of an earlier jobdeck that died together with their supervisor

@@ -1,0 +1,171 @@
+//go:build unix
+
+package session
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+// Methods of the control dialect (KindControl).
+const (
+	methodInfo = "session/info"
+	methodStop = "session/stop"
+)
+
+// connection frames a connection's JSON-RPC after the hello with the
+// go-sdk's IOTransport (newline-delimited JSON).
+func connection(ctx context.Context, r io.Reader, w io.Writer, closer io.Closer) (mcp.Connection, error) {
+	rc := struct {
+		io.Reader
+		io.Closer
+	}{r, closer}
+	wc := struct {
+		io.Writer
+		io.Closer
+	}{w, closer}
+	return (&mcp.IOTransport{Reader: rc, Writer: wc, MaxLineLength: maxHelloBytes}).Connect(ctx)
+}
+
+// serveControl answers `jobdeck sessions`: what the session is, and a
+// request to stop it.
+func (s *server) serveControl(ctx context.Context, conn *serverConn) error {
+	mc, err := connection(ctx, conn.r, conn.c, conn.c)
+	if err != nil {
+		return err
+	}
+	p := newPeer(mc, func(ctx context.Context, method string, _ json.RawMessage) (any, error) {
+		switch method {
+		case methodInfo:
+			return s.info(), nil
+		case methodStop:
+			info := s.info()
+			go s.end("stopped by `jobdeck sessions stop`")
+			return info, nil
+		}
+		return nil, &jsonrpc.Error{Code: jsonrpc.CodeMethodNotFound, Message: "no method " + method + " on a control connection"}
+	}, nil)
+	err = p.run(ctx)
+	if errors.Is(err, io.EOF) {
+		return nil
+	}
+	return err
+}
+
+// Live is one live session, as `jobdeck sessions` lists it.
+type Live struct {
+	Info Info
+	// Err is set when the session holds its lock but could not be asked
+	// (it is starting or ending, or speaks another protocol).
+	Err error
+}
+
+// List returns the calling user's live sessions (those whose lock is
+// held), oldest first. Sessions that died left files behind; they are not
+// listed, and are replaced when next started.
+func List(ctx context.Context) ([]Live, error) {
+	dir, err := Dir()
+	if err != nil {
+		return nil, err
+	}
+	locks, err := filepath.Glob(filepath.Join(dir, "*.lock"))
+	if err != nil {
+		return nil, err
+	}
+	var out []Live
+	for _, lp := range locks {
+		if !locked(lp) {
+			continue
+		}
+		key := strings.TrimSuffix(filepath.Base(lp), ".lock")
+		t := targetFromFile(dir, key)
+		cctx, cancel := context.WithTimeout(ctx, 3*time.Second)
+		info, err := control(cctx, t, methodInfo)
+		cancel()
+		if err != nil {
+			info = Info{Key: key, Name: t.Name, Worktree: t.Worktree}
+		}
+		out = append(out, Live{Info: info, Err: err})
+	}
+	slices.SortFunc(out, func(a, b Live) int { return a.Info.Started.Compare(b.Info.Started) })
+	return out, nil
+}
+
+// targetFromFile reads a session's target from its info file.
+func targetFromFile(dir, key string) Target {
+	var info Info
+	if b, err := os.ReadFile(filepath.Join(dir, key+".json")); err == nil {
+		_ = json.Unmarshal(b, &info)
+	}
+	t := Target{Name: info.Name, Worktree: info.Worktree}
+	if t.Name == "" && t.Worktree == "" {
+		t.Name = strings.TrimPrefix(key, "n-") // best effort for messages
+	}
+	return t
+}
+
+// Stop stops the session of t: it closes its socket, stops every job and
+// exits. Stop returns once the session is gone (its lock released), with
+// what it was, or ErrNoSession.
+func Stop(ctx context.Context, t Target) (Info, error) {
+	info, err := control(ctx, t, methodStop)
+	if err != nil {
+		return info, err
+	}
+	dir, err := Dir()
+	if err != nil {
+		return info, err
+	}
+	lp := filepath.Join(dir, t.Key()+".lock")
+	for locked(lp) {
+		select {
+		case <-ctx.Done():
+			return info, fmt.Errorf("the session of %s was asked to stop and is still stopping its jobs: %w", t.Label(), ctx.Err())
+		case <-time.After(20 * time.Millisecond):
+		}
+	}
+	return info, nil
+}
+
+// control makes one control call to the session of t, without starting
+// one.
+func control(ctx context.Context, t Target, method string) (Info, error) {
+	conn, err := Join(ctx, JoinOptions{Target: t, Kind: KindControl, NoStart: true, Timeout: 5 * time.Second})
+	if err != nil {
+		return Info{}, err
+	}
+	defer conn.Close()
+	mc, err := connection(ctx, conn, conn, conn)
+	if err != nil {
+		return Info{}, err
+	}
+	p := newPeer(mc, nil, nil)
+	go func() { _ = p.run(ctx) }()
+	defer p.close()
+	var info Info
+	if err := p.call(ctx, method, struct{}{}, &info); err != nil {
+		return Info{}, err
+	}
+	return info, nil
+}
+
+// shellQuote quotes s for a shell command line when it needs it.
+func shellQuote(s string) string {
+	if s != "" && strings.IndexFunc(s, func(r rune) bool {
+		return !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || strings.ContainsRune("/._-+:@%", r))
+	}) < 0 {
+		return s
+	}
+	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
+}

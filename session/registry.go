@@ -1,0 +1,172 @@
+//go:build unix
+
+package session
+
+import (
+	"encoding/json"
+	"fmt"
+	"os"
+	"slices"
+	"time"
+
+	"github.com/jobdeck/jobdeck/model"
+)
+
+// admit registers a client after its hello. Attached kinds (all but
+// control) cancel the linger. It fails once the session is ending.
+func (s *server) admit(h Hello, c interface{ Close() error }) (*client, error) {
+	s.mu.Lock()
+	if s.phase == phaseEnding {
+		s.mu.Unlock()
+		return nil, errEnding
+	}
+	s.nextID++
+	cl := &client{
+		info:     ClientInfo{ID: s.nextID, Kind: h.Kind, Name: clientName(h), PID: h.PID, Since: time.Now()},
+		attached: h.Kind != KindControl,
+		close:    func() { c.Close() },
+	}
+	s.clients[cl.info.ID] = cl
+	if cl.attached {
+		s.phase = phaseAttached
+		if s.linger != nil {
+			s.linger.Stop()
+		}
+	}
+	s.mu.Unlock()
+	if cl.attached {
+		s.log.printf("client %d attached: %s %s (pid %d)", cl.info.ID, cl.info.Kind, cl.info.Name, cl.info.PID)
+		s.clientsChanged()
+	}
+	return cl, nil
+}
+
+// clientName is how a client is listed: its given name, or its kind.
+func clientName(h Hello) string {
+	if h.Name != "" {
+		return model.OneLine(h.Name, 40)
+	}
+	return string(h.Kind)
+}
+
+// leave unregisters a client; the last attached one to leave starts the
+// linger.
+func (s *server) leave(cl *client) {
+	s.mu.Lock()
+	delete(s.clients, cl.info.ID)
+	delete(s.watch, cl.info.ID)
+	if cl.attached && s.phase == phaseAttached && s.attachedLocked() == 0 {
+		s.phase = phaseLingering
+		s.startLingerLocked()
+	}
+	s.mu.Unlock()
+	if cl.attached {
+		s.log.printf("client %d left: %s %s", cl.info.ID, cl.info.Kind, cl.info.Name)
+		s.clientsChanged()
+	}
+}
+
+// attachedLocked counts attached clients. s.mu held.
+func (s *server) attachedLocked() int {
+	n := 0
+	for _, c := range s.clients {
+		if c.attached {
+			n++
+		}
+	}
+	return n
+}
+
+// setClose replaces how the session ends a client's connection.
+func (s *server) setClose(cl *client, f func()) {
+	s.mu.Lock()
+	cl.close = f
+	s.mu.Unlock()
+}
+
+// rename sets a client's shown name (an agent's, once its MCP initialize
+// names it).
+func (s *server) rename(cl *client, name string) {
+	name = model.OneLine(name, 40)
+	s.mu.Lock()
+	changed := name != "" && cl.info.Name != name
+	if changed {
+		cl.info.Name = name
+	}
+	s.mu.Unlock()
+	if changed {
+		s.clientsChanged()
+	}
+}
+
+// watchClients registers f to be called (without locks held, never
+// blocking for long) whenever the list of attached clients changes; the
+// registration ends when the client leaves.
+func (s *server) watchClients(cl *client, f func()) {
+	s.mu.Lock()
+	s.watch[cl.info.ID] = f
+	s.mu.Unlock()
+}
+
+func (s *server) clientsChanged() {
+	s.mu.Lock()
+	fs := make([]func(), 0, len(s.watch))
+	for _, f := range s.watch {
+		fs = append(fs, f)
+	}
+	s.mu.Unlock()
+	for _, f := range fs {
+		f()
+	}
+	_ = s.writeInfo()
+}
+
+// info describes the session now.
+func (s *server) info() Info {
+	s.mu.Lock()
+	var cs []ClientInfo
+	for _, c := range s.clients {
+		if c.attached {
+			cs = append(cs, c.info)
+		}
+	}
+	s.mu.Unlock()
+	slices.SortFunc(cs, func(a, b ClientInfo) int { return a.ID - b.ID })
+	running, all := 0, 0
+	for _, j := range s.table.List() {
+		all++
+		if j.Live() {
+			running++
+		}
+	}
+	return Info{
+		Key: s.cfg.Target.Key(), Name: s.cfg.Target.Name, Worktree: s.cfg.Target.Worktree,
+		PID: s.pid, Started: s.started, Version: Version(), Protocol: Protocol,
+		Clients: cs, Running: running, Jobs: all,
+	}
+}
+
+// writeInfo writes the session's info file (<key>.json, 0600) by rename,
+// so a reader never sees half of it. It is for people and `jobdeck
+// sessions`; liveness is the lock.
+func (s *server) writeInfo() error {
+	s.mu.Lock()
+	ending := s.phase == phaseEnding
+	s.mu.Unlock()
+	if ending {
+		return nil
+	}
+	b, err := json.MarshalIndent(s.info(), "", "  ")
+	if err != nil {
+		return err
+	}
+	tmp := s.cfg.path(fmt.Sprintf(".json.%d.tmp", s.pid))
+	if err := os.WriteFile(tmp, append(b, '\n'), 0o600); err != nil {
+		return fmt.Errorf("write the session info: %w", err)
+	}
+	if err := os.Rename(tmp, s.cfg.path(".json")); err != nil {
+		os.Remove(tmp)
+		return fmt.Errorf("write the session info: %w", err)
+	}
+	return nil
+}

@@ -1,0 +1,99 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"syscall"
+	"time"
+
+	"github.com/jobdeck/jobdeck/session"
+)
+
+// sessionOpts are the flags that choose a session.
+type sessionOpts struct {
+	name    string
+	private bool
+	linger  time.Duration
+}
+
+// sessionFlags declares --session, --private and --linger on fs.
+func sessionFlags(fs *flag.FlagSet) *sessionOpts {
+	so := &sessionOpts{}
+	fs.StringVar(&so.name, "session", "", "join the session named `NAME` (from any directory) instead of this worktree's")
+	fs.BoolVar(&so.private, "private", false, "keep a session of its own that nothing else can join (its jobs end with this jobdeck)")
+	fs.DurationVar(&so.linger, "linger", session.DefaultLinger, "how long a session this jobdeck starts outlives its last client, at most 1m")
+	return so
+}
+
+// check validates the session flags; the error says what to do.
+func (so *sessionOpts) check() error {
+	switch {
+	case so.private && so.name != "":
+		return errors.New("--private and --session exclude each other: a private session has no name to join")
+	case so.linger < 0 || so.linger > session.MaxLinger:
+		return fmt.Errorf("--linger %v is out of range; give 0s to %v (e.g. --linger 10s)", so.linger, session.MaxLinger)
+	case so.name != "":
+		return session.CheckName(so.name)
+	}
+	return nil
+}
+
+// target is the session this jobdeck joins: the named one, or the one of
+// the worktree of the working directory.
+func (so *sessionOpts) target() (session.Target, error) {
+	wd, err := os.Getwd()
+	if err != nil {
+		return session.Target{}, fmt.Errorf("find the working directory: %w", err)
+	}
+	wt, err := session.Worktree(wd)
+	if err != nil {
+		return session.Target{}, err
+	}
+	return session.Target{Name: so.name, Worktree: wt}, nil
+}
+
+// sharedMode is what a jobdeck that joins a session does there.
+type sharedMode struct {
+	serve    bool
+	http     string
+	grace    time.Duration
+	commands []string
+}
+
+// runShared runs jobdeck as a client of the session of its worktree (or
+// the named one), starting that session when none is alive.
+func runShared(so *sessionOpts, m sharedMode, stdin io.Reader, stdout, stderr io.Writer) int {
+	if err := so.check(); err != nil {
+		fmt.Fprintf(stderr, "jobdeck: %v\n", err)
+		return 2
+	}
+	target, err := so.target()
+	if err != nil {
+		fmt.Fprintf(stderr, "jobdeck: %v\n", err)
+		return 1
+	}
+	ctx, stop := signal.NotifyContext(context.Background(), syscall.SIGTERM, syscall.SIGHUP, syscall.SIGINT)
+	defer stop()
+	grace := m.grace
+	if grace == 0 {
+		grace = -1 // the session's table: negative is "no grace"
+	}
+	opts := session.JoinOptions{
+		Target: target, Linger: so.linger, Grace: grace,
+		Waiting: func(msg string) { fmt.Fprintf(stderr, "jobdeck: %s\n", msg) },
+	}
+	switch {
+	case m.serve:
+		err = session.Relay(ctx, opts, stdin, stdout)
+	}
+	if err != nil {
+		fmt.Fprintf(stderr, "jobdeck: %v\n", err)
+		return 1
+	}
+	return 0
+}
