@@ -87,6 +87,11 @@ func Join(ctx context.Context, opts JoinOptions) (*Conn, error) {
 	if err != nil {
 		return nil, err
 	}
+	return joinIn(ctx, dir, opts)
+}
+
+// joinIn is Join with the session directory given.
+func joinIn(ctx context.Context, dir string, opts JoinOptions) (*Conn, error) {
 	cfg := Config{Target: opts.Target, Dir: dir, Linger: opts.Linger, Grace: opts.Grace}
 	hello, err := newHello(opts)
 	if err != nil {

@@ -91,7 +91,7 @@ func List(ctx context.Context) ([]Live, error) {
 		key := strings.TrimSuffix(filepath.Base(lp), ".lock")
 		t := targetFromFile(dir, key)
 		cctx, cancel := context.WithTimeout(ctx, 3*time.Second)
-		info, err := control(cctx, t, methodInfo)
+		info, err := controlIn(cctx, dir, t, methodInfo)
 		cancel()
 		if err != nil {
 			info = Info{Key: key, Name: t.Name, Worktree: t.Worktree}
@@ -141,7 +141,16 @@ func Stop(ctx context.Context, t Target) (Info, error) {
 // control makes one control call to the session of t, without starting
 // one.
 func control(ctx context.Context, t Target, method string) (Info, error) {
-	conn, err := Join(ctx, JoinOptions{Target: t, Kind: KindControl, NoStart: true, Timeout: 5 * time.Second})
+	dir, err := Dir()
+	if err != nil {
+		return Info{}, err
+	}
+	return controlIn(ctx, dir, t, method)
+}
+
+// controlIn is control with the session directory given.
+func controlIn(ctx context.Context, dir string, t Target, method string) (Info, error) {
+	conn, err := joinIn(ctx, dir, JoinOptions{Target: t, Kind: KindControl, NoStart: true, Timeout: 5 * time.Second})
 	if err != nil {
 		return Info{}, err
 	}

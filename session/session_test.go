@@ -1,0 +1,353 @@
+package session
+
+import (
+	"bufio"
+	"encoding/json"
+	"fmt"
+	"net"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"sync"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
+)
+
+// Two agents in one worktree share one core: the second sees the first's
+// job, reads its output, and is pointed at it when it starts the same
+// command. When both leave, the session lingers, stops the job and exits.
+func TestTwoAgentsShareJobs(t *testing.T) {
+	t.Parallel()
+	w := newWorld(t)
+	a, _ := w.agent("agent-a", "--linger", "1s", "--grace", "1s")
+	cmd := w.job("echo hello from a; sleep 300")
+	out := w.call(a, "background", map[string]any{"command": cmd}, false)
+	if !strings.Contains(out, "hello from a") {
+		t.Fatalf("background: %s", out)
+	}
+	b, _ := w.agent("agent-b")
+	list := w.call(b, "job_status", map[string]any{}, false)
+	if !strings.Contains(list, "job 0 running") {
+		t.Fatalf("agent b's list does not show agent a's job:\n%s", list)
+	}
+	rep := w.call(b, "job_status", map[string]any{"id": 0}, false)
+	if !strings.Contains(rep, "> hello from a") {
+		t.Fatalf("agent b reads job 0:\n%s", rep)
+	}
+	dup := w.call(b, "background", map[string]any{"command": cmd}, true)
+	if !strings.Contains(dup, "job 0") {
+		t.Fatalf("the duplicate guard should point agent b at job 0:\n%s", dup)
+	}
+	if i, ok := w.info(); !ok || len(i.Clients) != 2 {
+		t.Fatalf("the session should list two clients: %+v", i)
+	}
+	a.Close()
+	b.Close()
+	// linger 1 s + grace 1 s, on a busy machine.
+	w.noLeftovers(15 * time.Second)
+}
+
+// SIGKILL of the session process stops every tree through the supervisors
+// (setsid'd and double-forked children included), and the next jobdeck
+// starts a new session cleanly over the dead one's socket and lock.
+func TestSessionSIGKILL(t *testing.T) {
+	t.Parallel()
+	w := newWorld(t)
+	a, _ := w.agent("agent", "--grace", "1s")
+	tree := w.job(`(setsid sleep 301 &); ( (sleep 302 &) & ); echo up; sleep 303`)
+	if _, err := exec.LookPath("setsid"); err != nil {
+		tree = w.job(`( (sleep 302 &) & ); echo up; sleep 303`)
+	}
+	w.call(a, "background", map[string]any{"command": tree}, false)
+	waitFor(t, 10*time.Second, "the job's processes", func() bool { return len(w.marked()) >= 3 })
+	pid := w.sessionPID()
+	if pid == 0 {
+		t.Fatal("no live session")
+	}
+	if err := syscall.Kill(pid, syscall.SIGKILL); err != nil {
+		t.Fatal(err)
+	}
+	start := time.Now()
+	waitFor(t, 15*time.Second, "the job's tree to be gone", func() bool { return len(w.marked()) == 0 })
+	t.Logf("tree gone %v after SIGKILL of the session", time.Since(start).Round(time.Millisecond))
+	if time.Since(start) > 3*time.Second+time.Second {
+		t.Errorf("the tree took %v to go; want within grace (1 s) + 2 s", time.Since(start))
+	}
+	// The dead session left its socket; the next client starts anew.
+	sock := filepath.Join(w.sdir, Target{Worktree: w.wt}.Key()+".sock")
+	if _, err := os.Lstat(sock); err != nil {
+		t.Logf("note: the dead session's socket is already gone (%v)", err)
+	}
+	c, _ := w.agent("agent-2", "--linger", "1s")
+	if out := w.call(c, "job_status", map[string]any{}, false); !strings.Contains(out, "no jobs") {
+		t.Fatalf("a new session should have no jobs:\n%s", out)
+	}
+	if p := w.sessionPID(); p == 0 || p == pid {
+		t.Fatalf("want a new session, have pid %d (old %d)", p, pid)
+	}
+}
+
+// SIGKILL of every client at once counts as leaving: the session lingers,
+// then stops the jobs and exits.
+func TestClientsKilledAtOnce(t *testing.T) {
+	t.Parallel()
+	w := newWorld(t)
+	a, ca := w.agent("agent-a", "--linger", "1s", "--grace", "1s")
+	b, cb := w.agent("agent-b")
+	w.call(a, "background", map[string]any{"command": w.job("sleep 300")}, false)
+	w.call(b, "background", map[string]any{"command": w.job("trap '' TERM; sleep 301")}, false)
+	_ = ca.Process.Kill()
+	_ = cb.Process.Kill()
+	w.noLeftovers(15 * time.Second)
+}
+
+// Clients started at the same instant end up in one session.
+func TestSimultaneousStart(t *testing.T) {
+	t.Parallel()
+	w := newWorld(t)
+	const n = 4
+	var wg sync.WaitGroup
+	outs := make([]string, n)
+	for i := range n {
+		wg.Go(func() {
+			cs, _ := w.agent(fmt.Sprintf("agent-%d", i), "--linger", "1s", "--grace", "1s")
+			outs[i] = w.call(cs, "background", map[string]any{"command": w.job(fmt.Sprintf("echo %d; sleep 300", i))}, false)
+		})
+	}
+	wg.Wait()
+	i, err := controlIn(t.Context(), w.sdir, Target{Worktree: w.wt}, methodInfo)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(i.Clients) != n || i.Running != n {
+		t.Fatalf("want one session with %d clients and %d jobs, have %+v\n%v", n, n, i, outs)
+	}
+	ents, _ := filepath.Glob(filepath.Join(w.sdir, "*.sock"))
+	if len(ents) != 1 {
+		t.Fatalf("want one socket, have %v", ents)
+	}
+}
+
+// The directory is 0700 and the socket, lock, info and log 0600; a
+// directory with another mode, a symbolic link or another owner is
+// refused with a message that says what to fix.
+func TestModes(t *testing.T) {
+	t.Parallel()
+	w := newWorld(t)
+	a, _ := w.agent("agent", "--linger", "1s")
+	w.call(a, "job_status", map[string]any{}, false)
+	key := Target{Worktree: w.wt}.Key()
+	for ext, want := range map[string]os.FileMode{".sock": 0o600, ".lock": 0o600, ".json": 0o600, ".log": 0o600} {
+		st, err := os.Lstat(filepath.Join(w.sdir, key+ext))
+		if err != nil {
+			t.Errorf("%s: %v", ext, err)
+			continue
+		}
+		if got := st.Mode().Perm(); got != want {
+			t.Errorf("%s has mode %04o, want %04o", ext, got, want)
+		}
+	}
+	a.Close()
+
+	bad := t.TempDir()
+	if err := os.Chmod(bad, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	out, err := w.runWith(bad, "--serve")
+	if err == nil || !strings.Contains(out, "chmod 700") {
+		t.Errorf("a 0755 session directory: err %v, output %q; want a refusal that says chmod 700", err, out)
+	}
+	link := filepath.Join(t.TempDir(), "link")
+	if err := os.Symlink(w.sdir, link); err != nil {
+		t.Fatal(err)
+	}
+	out, err = w.runWith(link, "--serve")
+	if err == nil || !strings.Contains(out, "symbolic link") {
+		t.Errorf("a symlinked session directory: err %v, output %q", err, out)
+	}
+	if os.Geteuid() == 0 {
+		other := t.TempDir()
+		if err := os.Chmod(other, 0o700); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.Chown(other, otherUID(), otherUID()); err != nil {
+			t.Fatal(err)
+		}
+		out, err = w.runWith(other, "--serve")
+		if err == nil || !strings.Contains(out, "not to you") {
+			t.Errorf("a session directory of another uid: err %v, output %q", err, out)
+		}
+	}
+}
+
+// runWith runs jobdeck with another session directory and stdin closed.
+func (w *world) runWith(sdir string, args ...string) (string, error) {
+	c := exec.Command(w.bin, args...)
+	c.Dir = w.wt
+	c.Env = append(os.Environ(), EnvDir+"="+sdir)
+	out, err := c.CombinedOutput()
+	return string(out), err
+}
+
+// otherUID is a uid no user has, for a throwaway "other user".
+func otherUID() int {
+	passwd, _ := os.ReadFile("/etc/passwd")
+	for uid := 61000 + os.Getpid()%1000; ; uid++ {
+		if !strings.Contains(string(passwd), fmt.Sprintf(":%d:", uid)) {
+			return uid
+		}
+	}
+}
+
+// Another uid can neither reach the socket (the directory is 0700) nor,
+// when it can reach it, be served: the session closes its connection
+// before reading a byte and logs it once.
+func TestOtherUIDRefused(t *testing.T) {
+	if os.Geteuid() != 0 {
+		t.Skip("needs root to run a client as a throwaway second uid")
+	}
+	t.Parallel()
+	w := newWorld(t)
+	a, _ := w.agent("agent", "--linger", "1s")
+	w.call(a, "job_status", map[string]any{}, false)
+	sock := filepath.Join(w.sdir, Target{Worktree: w.wt}.Key()+".sock")
+	uid := otherUID()
+	self := exposedTestBinary(t)
+	asOther := func() string {
+		c := exec.Command(self)
+		c.Env = append(os.Environ(), roleEnv+"=dial", "JDTEST_SOCKET="+sock)
+		c.Dir = "/"
+		c.SysProcAttr = &syscall.SysProcAttr{Credential: &syscall.Credential{Uid: uint32(uid), Gid: uint32(uid)}}
+		out, err := c.CombinedOutput()
+		if len(out) == 0 && err != nil {
+			t.Fatalf("run the test binary as uid %d: %v", uid, err)
+		}
+		return string(out)
+	}
+	if out := asOther(); !strings.Contains(out, "permission denied") {
+		t.Errorf("uid %d through the 0700 directory: %q; want permission denied", uid, out)
+	}
+	// Open the way on purpose: the session itself must still refuse.
+	parent := filepath.Dir(w.sdir)
+	if st, err := os.Stat(parent); err == nil {
+		defer os.Chmod(parent, st.Mode().Perm())
+		_ = os.Chmod(parent, 0o711)
+	}
+	if err := os.Chmod(w.sdir, 0o711); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Chmod(sock, 0o666); err != nil {
+		t.Fatal(err)
+	}
+	out := asOther()
+	_ = os.Chmod(w.sdir, 0o700)
+	_ = os.Chmod(sock, 0o600)
+	t.Logf("as uid %d with the socket reachable: %s", uid, strings.TrimSpace(out))
+	if !strings.Contains(out, "error:") || strings.Contains(out, "answer:") {
+		t.Errorf("uid %d with the socket reachable was served: %q", uid, out)
+	}
+	log, _ := os.ReadFile(filepath.Join(w.sdir, Target{Worktree: w.wt}.Key()+".log"))
+	if !strings.Contains(string(log), fmt.Sprintf("refused a connection from uid %d", uid)) {
+		t.Errorf("the refusal is not in the session's log:\n%s", log)
+	}
+	// The owner's client goes on.
+	w.call(a, "job_status", map[string]any{}, false)
+}
+
+// A client meeting a session of another protocol version gets an error
+// naming both versions and the command that stops the old session.
+func TestVersionMismatch(t *testing.T) {
+	t.Parallel()
+	w := newWorld(t)
+	key := Target{Worktree: w.wt}.Key()
+	lf, err := lockFile(filepath.Join(w.sdir, key+".lock"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer lf.Close()
+	if ok, err := tryLock(lf); !ok || err != nil {
+		t.Fatalf("lock: %v %v", ok, err)
+	}
+	ln, err := net.Listen("unix", filepath.Join(w.sdir, key+".sock"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ln.Close()
+	go func() {
+		for {
+			c, err := ln.Accept()
+			if err != nil {
+				return
+			}
+			go func() {
+				defer c.Close()
+				req, _, err := readHello(bufio.NewReader(c))
+				if err != nil {
+					return
+				}
+				data, _ := json.Marshal(versionData{Protocol: 99, Version: "v9.9.9"})
+				_ = writeMessage(c, &jsonrpc.Response{ID: req.ID, Error: &jsonrpc.Error{Code: codeVersion, Message: "old", Data: data}})
+			}()
+		}
+	}()
+	out, err := w.runWith(w.sdir, "--serve")
+	if err == nil {
+		t.Fatalf("jobdeck joined a session of protocol 99: %s", out)
+	}
+	for _, want := range []string{"protocol 99", "v9.9.9", fmt.Sprintf("protocol %d", Protocol), "jobdeck sessions stop"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("the error does not say %q:\n%s", want, out)
+		}
+	}
+}
+
+// dialAndHello is the "dial" role: connect, say hello, read one line.
+func dialAndHello(sock string) (string, error) {
+	c, err := net.Dial("unix", sock)
+	if err != nil {
+		return "", err
+	}
+	defer c.Close()
+	_ = c.SetDeadline(time.Now().Add(5 * time.Second))
+	params, _ := json.Marshal(Hello{Protocol: Protocol, Kind: KindControl})
+	if err := writeMessage(c, &jsonrpc.Request{ID: mustID(1), Method: helloMethod, Params: params}); err != nil {
+		return "", err
+	}
+	line, err := bufio.NewReader(c).ReadString('\n')
+	if err != nil {
+		return "", err
+	}
+	return line, nil
+}
+
+// exposedTestBinary copies the test binary where another uid may run it
+// (the build cache's directories are private).
+func exposedTestBinary(t *testing.T) string {
+	t.Helper()
+	jobdeck(t) // makes buildDir
+	self, err := os.Executable()
+	if err != nil {
+		t.Fatal(err)
+	}
+	dst := filepath.Join(buildDir, "session.test")
+	exposeOnce.Do(func() {
+		b, err := os.ReadFile(self)
+		if err == nil {
+			err = os.WriteFile(dst, b, 0o755)
+		}
+		exposeErr = err
+	})
+	if exposeErr != nil {
+		t.Fatal(exposeErr)
+	}
+	return dst
+}
+
+var (
+	exposeOnce sync.Once
+	exposeErr  error
+)
