@@ -163,9 +163,11 @@ func (s *server) shutdown() int {
 		closes = append(closes, c.close)
 	}
 	s.mu.Unlock()
+	var wg sync.WaitGroup
 	for _, c := range closes {
-		c()
+		wg.Go(c)
 	}
+	waitGroup(&wg, 2*time.Second)
 	grace := s.cfg.Grace
 	if grace <= 0 {
 		grace = jobs.DefaultGrace
