@@ -6,6 +6,7 @@ import (
 
 	"github.com/jobdeck/jobdeck/jobs"
 	"github.com/jobdeck/jobdeck/model"
+	"github.com/jobdeck/jobdeck/session"
 	"github.com/jobdeck/jobdeck/ui"
 )
 
@@ -61,6 +62,79 @@ func (s subscription) Close() error {
 // jobs at launch. The caller stops whatever is still running afterwards.
 func runConsole(ctx context.Context, table *jobs.Table, commands []string) error {
 	return ui.Run(ctx, consoleCore{table}, ui.Options{
+		KeyMap:     defaultKeyMap(),
+		Commands:   commands,
+		NoColor:    os.Getenv("NO_COLOR") != "",
+		MaxRunning: jobs.DefaultMaxRunning,
+	})
+}
+
+// remoteCore adapts a session's core (*session.Remote) to ui.Core: every
+// call is a round trip to the session process, and a lost link is an
+// error wrapping model.ErrUnavailable.
+type remoteCore struct{ r *session.Remote }
+
+var _ ui.Core = remoteCore{}
+
+// List returns every job's snapshot.
+func (c remoteCore) List(ctx context.Context) ([]model.Snapshot, error) {
+	jobs, _, err := c.r.List(ctx)
+	return jobs, err
+}
+
+// Read returns lines of job id's ring.
+func (c remoteCore) Read(ctx context.Context, id model.JobID, req model.ReadRequest) (model.Page, error) {
+	return c.r.Read(ctx, id, req)
+}
+
+// Start starts a job in the session, where and with what this console runs.
+func (c remoteCore) Start(ctx context.Context, spec model.Spec) (model.Report, error) {
+	return c.r.Start(ctx, spec)
+}
+
+// Resolve turns a selector into an ID.
+func (c remoteCore) Resolve(ctx context.Context, sel string) (model.JobID, error) {
+	return c.r.Resolve(ctx, sel)
+}
+
+// Status returns job id's report.
+func (c remoteCore) Status(ctx context.Context, id model.JobID, opts model.StatusOptions) (model.Report, error) {
+	return c.r.Status(ctx, id, opts)
+}
+
+// Kill stops job id and its tree.
+func (c remoteCore) Kill(ctx context.Context, id model.JobID, opts model.KillOptions) (model.Report, error) {
+	return c.r.Kill(ctx, id, opts)
+}
+
+// Subscribe subscribes to the session's events.
+func (c remoteCore) Subscribe(context.Context) (ui.Subscription, error) {
+	return remoteSubscription{c.r.Subscribe()}, nil
+}
+
+// remoteSubscription adapts *session.Subscription to ui.Subscription.
+type remoteSubscription struct{ s *session.Subscription }
+
+// Wait returns the session's next events.
+func (s remoteSubscription) Wait(ctx context.Context) ([]model.Event, error) {
+	for {
+		b, err := s.s.Wait(ctx)
+		if err != nil || len(b.Events) > 0 {
+			return b.Events, err
+		}
+	}
+}
+
+// Close ends the subscription; it never fails.
+func (s remoteSubscription) Close() error {
+	s.s.Close()
+	return nil
+}
+
+// runRemoteConsole runs the terminal UI on the session's core until the
+// user quits; commands start as jobs at launch.
+func runRemoteConsole(ctx context.Context, r *session.Remote, commands []string) error {
+	return ui.Run(ctx, remoteCore{r}, ui.Options{
 		KeyMap:     defaultKeyMap(),
 		Commands:   commands,
 		NoColor:    os.Getenv("NO_COLOR") != "",

@@ -96,8 +96,8 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "jobdeck: %v\n", err)
 		return 2
 	}
-	if !so.private && *serveMode && *httpAddr == "" { // the console and HTTP join sessions in later commits
-		return runShared(so, sharedMode{serve: *serveMode, http: *httpAddr, grace: *grace, commands: commands}, stdin, stdout, stderr)
+	if !so.private && *httpAddr == "" { // --serve --http joins sessions in a later commit
+		return runShared(so, sharedMode{serve: *serveMode, http: *httpAddr, grace: grace, commands: commands}, stdin, stdout, stderr)
 	}
 
 	// Jobs of an earlier jobdeck that died together with their supervisor

@@ -61,7 +61,7 @@ func (so *sessionOpts) target() (session.Target, error) {
 type sharedMode struct {
 	serve    bool
 	http     string
-	grace    time.Duration
+	grace    *time.Duration
 	commands []string
 }
 
@@ -80,9 +80,6 @@ func runShared(so *sessionOpts, m sharedMode, stdin io.Reader, stdout, stderr io
 	ctx, stop := signal.NotifyContext(context.Background(), syscall.SIGTERM, syscall.SIGHUP, syscall.SIGINT)
 	defer stop()
 	grace := m.grace
-	if grace == 0 {
-		grace = -1 // the session's table: negative is "no grace"
-	}
 	opts := session.JoinOptions{
 		Target: target, Linger: so.linger, Grace: grace,
 		Waiting: func(msg string) { fmt.Fprintf(stderr, "jobdeck: %s\n", msg) },
@@ -90,10 +87,31 @@ func runShared(so *sessionOpts, m sharedMode, stdin io.Reader, stdout, stderr io
 	switch {
 	case m.serve:
 		err = session.Relay(ctx, opts, stdin, stdout)
+	default:
+		err = runAttachedConsole(ctx, opts, m.commands, stderr)
 	}
 	if err != nil {
 		fmt.Fprintf(stderr, "jobdeck: %v\n", err)
 		return 1
 	}
 	return 0
+}
+
+// runAttachedConsole runs the console on the session's core. The session
+// lives on after it while other clients are attached.
+func runAttachedConsole(ctx context.Context, opts session.JoinOptions, commands []string, stderr io.Writer) error {
+	// See the private console in main.go: a console in a background
+	// process group must not stop on SIGTTIN/SIGTTOU.
+	signal.Ignore(syscall.SIGTTIN, syscall.SIGTTOU)
+	opts.Name = "console"
+	r, err := session.Attach(ctx, opts)
+	if err != nil {
+		return err
+	}
+	defer r.Close()
+	err = runRemoteConsole(ctx, r, commands)
+	if errors.Is(err, context.Canceled) {
+		return nil
+	}
+	return err
 }

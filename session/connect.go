@@ -34,7 +34,8 @@ type JoinOptions struct {
 	NoStart bool
 	// Linger and Grace configure a session this client starts (see
 	// Config); they do not change a running one.
-	Linger, Grace time.Duration
+	Linger time.Duration
+	Grace  *time.Duration
 	// Exe starts a session process; "" means this binary.
 	Exe string
 	// Timeout bounds the whole join; zero means a minute plus six (a

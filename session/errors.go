@@ -24,7 +24,7 @@ func wireError(err error) *jsonrpc.Error {
 	if errors.As(err, &we) {
 		return we
 	}
-	data, _ := json.Marshal(errorData{Code: errorCode(err)})
+	data, _ := json.Marshal(errorData{Code: model.ErrorCode(err)})
 	return &jsonrpc.Error{Code: codeCore, Message: err.Error(), Data: data}
 }
 
@@ -50,34 +50,6 @@ func fromWire(err error) error {
 	}
 	var d errorData
 	_ = json.Unmarshal(we.Data, &d)
-	return &remoteError{msg: we.Message, sentinel: errorForCode(d.Code)}
+	return &remoteError{msg: we.Message, sentinel: model.CodeError(d.Code)}
 }
 
-// coreSentinels pair the core's sentinel errors with their stable codes.
-// (To be replaced by model's own table once it has one.)
-var coreSentinels = []struct {
-	code string
-	err  error
-}{
-	{"not_found", model.ErrNotFound}, {"ambiguous", model.ErrAmbiguous}, {"limit", model.ErrLimit},
-	{"duplicate", model.ErrDuplicate}, {"bad_spec", model.ErrBadSpec}, {"bad_request", model.ErrBadRequest},
-	{"closed", model.ErrClosed},
-}
-
-func errorCode(err error) string {
-	for _, c := range coreSentinels {
-		if errors.Is(err, c.err) {
-			return c.code
-		}
-	}
-	return ""
-}
-
-func errorForCode(code string) error {
-	for _, c := range coreSentinels {
-		if c.code == code {
-			return c.err
-		}
-	}
-	return nil
-}

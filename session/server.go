@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"github.com/jobdeck/jobdeck/jobs"
+	"github.com/jobdeck/jobdeck/model"
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 )
 
@@ -168,9 +169,9 @@ func (s *server) shutdown() int {
 		wg.Go(c)
 	}
 	waitGroup(&wg, 2*time.Second)
-	grace := s.cfg.Grace
-	if grace <= 0 {
-		grace = jobs.DefaultGrace
+	grace := model.DefaultGrace
+	if s.cfg.Grace != nil {
+		grace = *s.cfg.Grace
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), grace+shutdownMargin)
 	defer cancel()

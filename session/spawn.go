@@ -56,8 +56,9 @@ type Config struct {
 	// DefaultLinger.
 	Linger time.Duration `json:"linger"`
 	// Grace is the default time between SIGTERM and SIGKILL of the
-	// session's jobs; zero means the jobs core's default, negative none.
-	Grace time.Duration `json:"grace"`
+	// session's jobs: nil means the jobs core's default, zero none
+	// (SIGKILL at once).
+	Grace *time.Duration `json:"grace,omitempty"`
 }
 
 func (c Config) path(ext string) string { return filepath.Join(c.Dir, c.Target.Key()+ext) }
