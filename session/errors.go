@@ -52,4 +52,3 @@ func fromWire(err error) error {
 	_ = json.Unmarshal(we.Data, &d)
 	return &remoteError{msg: we.Message, sentinel: model.CodeError(d.Code)}
 }
-
