@@ -11,6 +11,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"syscall"
 	"testing"
 	"time"
 
@@ -29,7 +30,7 @@ func TestLaunchCommandsLeaveArgv(t *testing.T) {
 	job := "export JOBDECK_LAUNCH_TEST=" + mark + "; : '" + pad + "'; sleep 30 # " + mark
 	other := ": '" + pad + "'; true"
 	cmd := exec.Command(os.Args[0], "--grace", "1s", "--", job, other)
-	cmd.Env = append(os.Environ(), asJobdeckEnv+"=1", "TERM=xterm-256color")
+	cmd.Env = append(os.Environ(), asJobdeckEnv+"=1", "TERM=xterm-256color", testSessionDir(t))
 	ptmx, err := pty.StartWithSize(cmd, &pty.Winsize{Rows: 30, Cols: 100})
 	if err != nil {
 		t.Fatal(err)
@@ -125,4 +126,39 @@ func waitUntil(t *testing.T, d time.Duration, what string, cond func() bool) {
 		}
 		time.Sleep(20 * time.Millisecond)
 	}
+}
+
+// testSessionDir is the environment entry that gives a test's jobdeck
+// processes a session directory of their own (never the developer's).
+func testSessionDir(t *testing.T) string {
+	dir := t.TempDir()
+	if err := os.Chmod(dir, 0o700); err != nil {
+		t.Fatal(err)
+	}
+	// Cleanups run last-registered first: the sessions end before the
+	// directory goes.
+	t.Cleanup(func() { waitSessionsEnd(t, dir, 30*time.Second) })
+	return "JOBDECK_SESSION_DIR=" + dir
+}
+
+// waitSessionsEnd waits until no session in dir holds its lock.
+func waitSessionsEnd(t *testing.T, dir string, d time.Duration) {
+	deadline := time.Now().Add(d)
+	for time.Now().Before(deadline) {
+		locks, _ := filepath.Glob(filepath.Join(dir, "*.lock"))
+		live := false
+		for _, l := range locks {
+			if f, err := os.Open(l); err == nil {
+				if syscall.Flock(int(f.Fd()), syscall.LOCK_SH|syscall.LOCK_NB) != nil {
+					live = true
+				}
+				f.Close()
+			}
+		}
+		if !live {
+			return
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+	t.Errorf("a session in %s did not end within %v", dir, d)
 }

@@ -71,7 +71,7 @@ func jobdeckBinary(t *testing.T) string {
 // returns a connected client session.
 func startServe(t *testing.T, rec *recorder, stderr io.Writer) (*mcp.ClientSession, *exec.Cmd) {
 	t.Helper()
-	cmd := exec.Command(jobdeckBinary(t), "--serve", "--grace", "2s")
+	cmd := exec.Command(jobdeckBinary(t), "--serve", "--private", "--grace", "2s")
 	cmd.Dir = t.TempDir()
 	cmd.Stderr = stderr
 	stdin, err := cmd.StdinPipe()

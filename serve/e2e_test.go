@@ -145,7 +145,7 @@ func TestEndToEndStdio(t *testing.T) {
 func TestEndToEndEOFStopsJobs(t *testing.T) {
 	t.Parallel()
 	mark := marker(t)
-	cmd := exec.Command(jobdeckBinary(t), "--serve", "--grace", "1s")
+	cmd := exec.Command(jobdeckBinary(t), "--serve", "--private", "--grace", "1s")
 	cmd.Dir = t.TempDir()
 	var stderr recorder
 	cmd.Stderr = &stderr
@@ -195,7 +195,7 @@ func TestEndToEndEOFStopsJobs(t *testing.T) {
 func TestEndToEndHTTP(t *testing.T) {
 	t.Parallel()
 	mark := marker(t)
-	cmd := exec.Command(jobdeckBinary(t), "--serve", "--http", "127.0.0.1:0")
+	cmd := exec.Command(jobdeckBinary(t), "--serve", "--private", "--http", "127.0.0.1:0")
 	cmd.Dir = t.TempDir()
 	var stdout recorder
 	cmd.Stdout = &stdout

@@ -156,7 +156,7 @@ func startIfFree(cfg Config, opts JoinOptions) (bool, error) {
 	}
 	defer lf.Close()
 	ok, err := tryLock(lf)
-	if err != nil || !ok {
+	if err != nil || !ok || !lockIsPath(lf, cfg.path(".lock")) {
 		return false, err
 	}
 	// No session is alive: what a dead one left is stale.

@@ -54,3 +54,14 @@ func locked(path string) bool {
 	_ = unix.Flock(fd, unix.LOCK_UN)
 	return false
 }
+
+// lockIsPath reports whether f is still the file at path: a lock taken on
+// a lock file that an ending session unlinked meanwhile guards nothing,
+// and must be taken again on the new file.
+func lockIsPath(f *os.File, path string) bool {
+	var a, b unix.Stat_t
+	if unix.Fstat(int(f.Fd()), &a) != nil || unix.Lstat(path, &b) != nil {
+		return false
+	}
+	return a.Dev == b.Dev && a.Ino == b.Ino
+}

@@ -53,6 +53,10 @@ func Main() int {
 	ready.Close()
 	code := srv.run(sigs)
 	srv.log.printf("ended")
+	// Leave no lock file behind: removed while still held, so a client
+	// that opened it meanwhile sees that its lock guards a removed file
+	// (lockIsPath) and takes the new one.
+	_ = os.Remove(cfg.path(".lock"))
 	lock.Close()
 	return code
 }

@@ -31,6 +31,9 @@ func (s *server) watchSocket() {
 		if now == ino && ino != 0 {
 			continue
 		}
+		if _, err := os.Stat(s.cfg.Dir); err != nil {
+			continue // the directory itself is gone: nothing to serve in
+		}
 		if now != 0 {
 			// Something else is there now: leave it, say so once.
 			s.log.once("socket-replaced", "%s is no longer this session's socket; leaving it alone", path)

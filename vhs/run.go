@@ -118,6 +118,12 @@ func (tp *Tape) Run(ctx context.Context, opts Options) (snaps []Snapshot, err er
 	if tmp := os.Getenv("TMPDIR"); tmp != "" {
 		env = append(env, "TMPDIR="+tmp)
 	}
+	// Each replay has sessions of its own (tapes run in the same worktree,
+	// and must not meet each other's jobs), and they end before Run
+	// returns, so that HOME can go.
+	sessions := filepath.Join(home, ".jobdeck-sessions")
+	env = append(env, "JOBDECK_SESSION_DIR="+sessions)
+	defer waitSessions(sessions, SessionsEnd)
 	env = append(append(env, opts.Env...), tp.Env...)
 
 	cols, rows := tp.Cells()

@@ -5,6 +5,7 @@ import (
 	"maps"
 	"os"
 	"os/exec"
+	"path/filepath"
 	"regexp"
 	"slices"
 	"strings"
@@ -276,9 +277,14 @@ func newTmux(t *testing.T) *tmuxServer {
 		"HOME=" + home, "PS1=" + Prompt, "TERM=xterm-256color", "LANG=C.UTF-8",
 		// The server's own files (socket directory) stay in this test's temp dir.
 		"TMUX_TMPDIR=" + t.TempDir(),
+		// So do jobdeck's sessions (see Tape.Run).
+		"JOBDECK_SESSION_DIR=" + filepath.Join(home, ".jobdeck-sessions"),
 	}
 	s := &tmuxServer{t: t, socket: fmt.Sprintf("jdvhs-%d-%d", os.Getpid(), time.Now().UnixNano()), env: env}
-	t.Cleanup(func() { _, _ = s.run("kill-server") })
+	t.Cleanup(func() {
+		_, _ = s.run("kill-server")
+		waitSessions(filepath.Join(home, ".jobdeck-sessions"), SessionsEnd)
+	})
 	return s
 }
 

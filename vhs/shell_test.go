@@ -31,10 +31,14 @@ func startShell(t *testing.T, cols, rows int) *Term {
 	if err != nil {
 		t.Fatal(err)
 	}
+	home := t.TempDir()
+	sessions := filepath.Join(home, ".jobdeck-sessions")
 	env := []string{
 		"PATH=" + bin + string(os.PathListSeparator) + os.Getenv("PATH"),
-		"HOME=" + t.TempDir(), "SHELL=" + bash, "PS1=" + Prompt,
+		"HOME=" + home, "SHELL=" + bash, "PS1=" + Prompt,
 		"TERM=xterm-256color", "LANG=C.UTF-8",
+		// Sessions of its own, as Tape.Run gives each replay.
+		"JOBDECK_SESSION_DIR=" + sessions,
 	}
 	if tmp := os.Getenv("TMPDIR"); tmp != "" {
 		env = append(env, "TMPDIR="+tmp)
@@ -47,6 +51,7 @@ func startShell(t *testing.T, cols, rows int) *Term {
 		if err := term.Close(10 * time.Second); err != nil {
 			t.Errorf("closing the terminal: %v", err)
 		}
+		waitSessions(sessions, SessionsEnd)
 	})
 	waitScreen(t, term, "Line", `>$`, 10*time.Second)
 	if err := term.Settle(100*time.Millisecond, 5*time.Second); err != nil {
