@@ -93,17 +93,29 @@ func statusErr(tb *Table, opts model.StatusOptions) error {
 	return err
 }
 
-// TestNotesReachTheSnapshot: what the supervisor could not set up is in
-// the job's snapshot, each note once.
+// TestNotesReachTheSnapshot: what the supervisor could not set up (here a
+// private temporary directory, with TMPDIR where none can be made) is in
+// the job's snapshot and its reports, each note once; a job that lacked
+// nothing has none.
 func TestNotesReachTheSnapshot(t *testing.T) {
 	t.Parallel()
 	if got := dedupe([]string{"a", " a ", "", "b", "a"}); !slices.Equal(got, []string{"a", "b"}) {
 		t.Errorf("dedupe = %q", got)
 	}
+	if _, err := os.Stat("/proc/self"); err != nil {
+		t.Skip("needs /proc, a directory no temporary directory can be made in")
+	}
 	tb := newTable(t, Options{})
-	r := start(t, tb, model.Spec{Command: "true"})
-	t.Logf("notes of a job on this machine: %q", r.Job.Notes)
-	if slices.Contains(r.Job.Notes, "") {
-		t.Errorf("blank note in %q", r.Job.Notes)
+	r := start(t, tb, model.Spec{Command: "echo hi", Env: append(os.Environ(), "TMPDIR=/proc")})
+	n := slices.IndexFunc(r.Job.Notes, func(n string) bool { return strings.HasPrefix(n, "no private temporary directory") })
+	if n < 0 || len(dedupe(r.Job.Notes)) != len(r.Job.Notes) {
+		t.Fatalf("notes %q, want the missing temporary directory, once", r.Job.Notes)
+	}
+	if s := snap(t, tb, r.Job.ID); !slices.Equal(s.Notes, r.Job.Notes) {
+		t.Errorf("snapshot notes %q, report notes %q", s.Notes, r.Job.Notes)
+	}
+	plain := start(t, tb, model.Spec{Command: "echo plain"})
+	if slices.ContainsFunc(plain.Job.Notes, func(n string) bool { return strings.HasPrefix(n, "no private temporary directory") }) {
+		t.Errorf("control: a job with a usable TMPDIR has the note: %q", plain.Job.Notes)
 	}
 }

@@ -6,7 +6,15 @@
 // Guarantees:
 //
 //   - Job IDs are 0, 1, 2 … in start order and never reused while the
-//     process lives. A selector is an ID or a case-insensitive name.
+//     process lives. A selector is an ID or a case-insensitive name;
+//     Resolve turns it into an ID once, and every other call takes the ID,
+//     so a name cannot come to mean another job between two calls.
+//   - Every input is checked once, here, with model's check functions
+//     (command, name, directory, environment, grace, lines, wait, since,
+//     patterns); a refusal is a *model.InputError that names the field.
+//   - Reports are structure (model.Report): snapshot, lines, wait outcome,
+//     the supervisor's fallback notes. The core has no words for any
+//     surface; the console and the MCP server make their own.
 //   - At most MaxRunning (8) jobs are live at once; a live job is one with
 //     any process left, including processes a finished leader left behind.
 //   - Each job's output is kept in a ring of its last 2000 lines, within a

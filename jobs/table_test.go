@@ -3,7 +3,6 @@ package jobs
 import (
 	"errors"
 	"fmt"
-	"net"
 	"os"
 	"path/filepath"
 	"strings"
@@ -182,42 +181,6 @@ func TestStatusSinceOlderThanRing(t *testing.T) {
 	}
 }
 
-func TestWaitUntilReturnsOnMatch(t *testing.T) {
-	t.Parallel()
-	tb := newTable(t, Options{})
-	start(t, tb, model.Spec{Command: "echo starting; sleep 2; echo ready; sleep 30"})
-	t0 := time.Now()
-	r, err := tb.Status(t.Context(), 0, model.StatusOptions{Wait: 20 * time.Second, Until: `^ready$`})
-	took := time.Since(t0)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if r.Wait == nil || r.Wait.Reason != model.WaitMatched || string(r.Wait.Match.Text) != "ready" {
-		t.Fatalf("wait = %+v\n%s", r.Wait, plainText(r))
-	}
-	if took < time.Second || took > 6*time.Second {
-		t.Fatalf("wait took %v, want about 2 s (not the 20 s timeout)", took)
-	}
-	// Negative control: a pattern that never matches times out.
-	r, _ = tb.Status(t.Context(), 0, model.StatusOptions{Wait: 300 * time.Millisecond, Until: `never`})
-	if r.Wait.Reason != model.WaitTimeout {
-		t.Fatalf("want a timeout: %+v", r.Wait)
-	}
-}
-
-func TestWaitEndsWithJob(t *testing.T) {
-	t.Parallel()
-	tb := newTable(t, Options{StartWait: -1})
-	start(t, tb, model.Spec{Command: "sleep 1; echo bye; exit 4"})
-	r, err := tb.Status(t.Context(), 0, model.StatusOptions{Wait: 20 * time.Second})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if r.Wait.Reason != model.WaitEnded || r.Job.Exit == nil || r.Job.Exit.Code != 4 || r.Wait.Waited > 8*time.Second {
-		t.Fatalf("wait: %+v exit %v\n%s", r.Wait, r.Job.Exit, plainText(r))
-	}
-}
-
 func TestKillNeedsSigkill(t *testing.T) {
 	t.Parallel()
 	tb := newTable(t, Options{})
@@ -390,48 +353,6 @@ func TestCloseStopsEverything(t *testing.T) {
 	}
 }
 
-func TestWaitUntilWithSinceSeesEarlierLines(t *testing.T) {
-	t.Parallel()
-	tb := newTable(t, Options{})
-	start(t, tb, model.Spec{Command: "echo ready; sleep 30"})
-	waitFor(t, 5*time.Second, "the line", func() bool { return snap(t, tb, 0).Lines == 1 })
-	r, _ := tb.Status(t.Context(), 0, model.StatusOptions{Wait: 10 * time.Second, Until: "ready", HasSince: true})
-	if r.Wait.Reason != model.WaitMatched || r.Wait.Waited > time.Second {
-		t.Fatalf("with since=0 the earlier line matches at once: %+v", r.Wait)
-	}
-	// Negative control: without since, only new lines count.
-	r, _ = tb.Status(t.Context(), 0, model.StatusOptions{Wait: 300 * time.Millisecond, Until: "ready"})
-	if r.Wait.Reason != model.WaitTimeout {
-		t.Fatalf("without since an old line must not match: %+v", r.Wait)
-	}
-}
-
-func TestWaitUntilOutlivesTheLeader(t *testing.T) {
-	t.Parallel()
-	tb := newTable(t, Options{})
-	start(t, tb, model.Spec{Command: `(sleep 1; echo late-ready; sleep 30) & exit 0`})
-	waitFor(t, 5*time.Second, "the leader's exit", func() bool { return snap(t, tb, 0).Exit != nil })
-	r, _ := tb.Status(t.Context(), 0, model.StatusOptions{Wait: 10 * time.Second, Until: "late-ready"})
-	if r.Wait.Reason != model.WaitMatched {
-		t.Fatalf("until must keep waiting while the leader's children print: %+v\n%s", r.Wait, plainText(r))
-	}
-	// Without until, the wait is for the whole tree, which still runs.
-	r, _ = tb.Status(t.Context(), 0, model.StatusOptions{Wait: 300 * time.Millisecond})
-	if r.Wait.Reason != model.WaitTimeout || !strings.Contains(plainText(r), "exited 0, 1 still running") {
-		t.Fatalf("without until, a job whose leader left a process running has not ended: %+v\n%s", r.Wait, plainText(r))
-	}
-}
-
-func TestWaitEndsWhenTheTreeIsGone(t *testing.T) {
-	t.Parallel()
-	tb := newTable(t, Options{})
-	start(t, tb, model.Spec{Command: `(sleep 1; echo bye) & exit 0`})
-	r, _ := tb.Status(t.Context(), 0, model.StatusOptions{Wait: 10 * time.Second})
-	if r.Wait.Reason != model.WaitEnded || r.Wait.Waited < 500*time.Millisecond || !strings.Contains(plainText(r), "> bye") {
-		t.Fatalf("the wait ends with the last process, after its output: %+v\n%s", r.Wait, plainText(r))
-	}
-}
-
 func TestNamesFollowTheLiveJob(t *testing.T) {
 	t.Parallel()
 	tb := newTable(t, Options{StartWait: -1})
@@ -451,50 +372,5 @@ func TestNamesFollowTheLiveJob(t *testing.T) {
 	}
 	if _, err := tb.Resolve("web"); !errors.Is(err, ErrAmbiguous) {
 		t.Fatalf("with no live job of that name, two finished ones are ambiguous: %v", err)
-	}
-}
-
-// TestKillFreesPorts: two python servers started in the background of one
-// job; once both listen, a kill frees both ports within grace + 1 s, and the
-// same command binds them again at once.
-func TestKillFreesPorts(t *testing.T) {
-	needTools(t, "python3")
-	tb := newTable(t, Options{Grace: new(time.Second)})
-	cmd := `sh -c 'python3 -m http.server 8701 & python3 -m http.server 8702 & wait'`
-	listening := func() bool { return canConnect("127.0.0.1:8701") && canConnect("127.0.0.1:8702") }
-	for round := range 2 {
-		r := start(t, tb, model.Spec{Command: cmd, Dir: t.TempDir()})
-		waitFor(t, 10*time.Second, "both servers to listen", listening)
-		t0 := time.Now()
-		if _, err := tb.Kill(t.Context(), r.Job.ID, model.KillOptions{}); err != nil {
-			t.Fatal(err)
-		}
-		waitFor(t, 2*time.Second, "both ports to be free", func() bool { return !canConnect("127.0.0.1:8701") && !canConnect("127.0.0.1:8702") })
-		if d := time.Since(t0); d > 2*time.Second {
-			t.Fatalf("round %d: ports free %v after the kill began; grace + 1 s is 2 s", round, d)
-		}
-	}
-}
-
-func canConnect(addr string) bool {
-	c, err := net.DialTimeout("tcp", addr, 200*time.Millisecond)
-	if err != nil {
-		return false
-	}
-	c.Close()
-	return true
-}
-
-// TestPythonEscapesReachNoReader: the issue's small input, with python.
-func TestPythonEscapesReachNoReader(t *testing.T) {
-	needTools(t, "python3")
-	t.Parallel()
-	tb := newTable(t, Options{})
-	r := start(t, tb, model.Spec{Command: `python3 -c 'import sys; print("\x1b[31mred\x1b[0m"); sys.stdout.write("\x1b]52;c;cHduZWQ=\x07ok\n")'`})
-	waitFor(t, 5*time.Second, "done", func() bool { return snap(t, tb, r.Job.ID).Done })
-	rep, _ := tb.Status(t.Context(), r.Job.ID, model.StatusOptions{})
-	_, body, _ := strings.Cut(plainText(rep), "\n") // the header quotes the command
-	if body != "> red\n> ok\n" || hasControls(plainText(rep)) {
-		t.Fatalf("report: %q", plainText(rep))
 	}
 }

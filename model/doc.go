@@ -1,6 +1,11 @@
 // Package model holds jobdeck's shared vocabulary as plain types: job IDs,
 // specs, states, exit statuses, output lines, snapshots, reports and events.
 //
+// It also holds every bound of what the core takes, once, as constants and
+// plain check functions (bounds.go) whose refusals are *InputError, and
+// the stable codes of the sentinel errors (ErrorCode, CodeError), so that
+// errors can cross a wire.
+//
 // It is imported by every other package of jobdeck and imports only the
 // standard library. It owns no state and starts no goroutines; the jobs core
 // (package jobs) is the only producer of these values, and the terminal UI and

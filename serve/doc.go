@@ -9,8 +9,11 @@
 //   - job_kill {id, grace?}: stop a job and its whole tree, return the
 //     final report once the tree is empty.
 //
-// It reaches the core only through the Core interface it declares, and
-// never imports package supervisor.
+// It reaches the core only through the Core interface it declares (by job
+// ID: a selector is resolved once per call), and never imports package
+// supervisor. Every word the agent reads is made here (text.go) from the
+// core's structure; the core's refusals are reworded with the tool and
+// argument to use, never checked again.
 //
 // Guarantees:
 //

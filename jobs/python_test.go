@@ -1,0 +1,57 @@
+package jobs
+
+import (
+	"net"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/jobdeck/jobdeck/model"
+)
+
+// Tests with python jobs: the issue's small inputs.
+
+// TestKillFreesPorts: two python servers started in the background of one
+// job; once both listen, a kill frees both ports within grace + 1 s, and the
+// same command binds them again at once.
+func TestKillFreesPorts(t *testing.T) {
+	needTools(t, "python3")
+	tb := newTable(t, Options{Grace: new(time.Second)})
+	cmd := `sh -c 'python3 -m http.server 8701 & python3 -m http.server 8702 & wait'`
+	listening := func() bool { return canConnect("127.0.0.1:8701") && canConnect("127.0.0.1:8702") }
+	for round := range 2 {
+		r := start(t, tb, model.Spec{Command: cmd, Dir: t.TempDir()})
+		waitFor(t, 10*time.Second, "both servers to listen", listening)
+		t0 := time.Now()
+		if _, err := tb.Kill(t.Context(), r.Job.ID, model.KillOptions{}); err != nil {
+			t.Fatal(err)
+		}
+		waitFor(t, 2*time.Second, "both ports to be free", func() bool { return !canConnect("127.0.0.1:8701") && !canConnect("127.0.0.1:8702") })
+		if d := time.Since(t0); d > 2*time.Second {
+			t.Fatalf("round %d: ports free %v after the kill began; grace + 1 s is 2 s", round, d)
+		}
+	}
+}
+
+func canConnect(addr string) bool {
+	c, err := net.DialTimeout("tcp", addr, 200*time.Millisecond)
+	if err != nil {
+		return false
+	}
+	c.Close()
+	return true
+}
+
+// TestPythonEscapesReachNoReader: the issue's small input, with python.
+func TestPythonEscapesReachNoReader(t *testing.T) {
+	needTools(t, "python3")
+	t.Parallel()
+	tb := newTable(t, Options{})
+	r := start(t, tb, model.Spec{Command: `python3 -c 'import sys; print("\x1b[31mred\x1b[0m"); sys.stdout.write("\x1b]52;c;cHduZWQ=\x07ok\n")'`})
+	waitFor(t, 5*time.Second, "done", func() bool { return snap(t, tb, r.Job.ID).Done })
+	rep, _ := tb.Status(t.Context(), r.Job.ID, model.StatusOptions{})
+	_, body, _ := strings.Cut(plainText(rep), "\n") // the header quotes the command
+	if body != "> red\n> ok\n" || hasControls(plainText(rep)) {
+		t.Fatalf("report: %q", plainText(rep))
+	}
+}
