@@ -3,16 +3,23 @@ package serve
 import (
 	"bufio"
 	"bytes"
+	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
 	"sync"
+	"time"
 )
 
 // maxFrame is the longest input line (one JSON-RPC message) accepted on
 // stdio: the SDK's own default limit.
 const maxFrame = 16 << 20
+
+// drainTimeout is how long, after EOF on the input, requests already read
+// may still run before their waits are cut short (they are answered
+// either way).
+const drainTimeout = 30 * time.Second
 
 // JSON-RPC 2.0 error codes (https://www.jsonrpc.org/specification#error_object).
 const (
@@ -20,47 +27,202 @@ const (
 	codeInvalidRequest = -32600
 )
 
-// lockedWriter serialises writes to the output, so that the SDK's
-// messages and the frame filter's error replies never interleave. Each
-// Write is one whole message.
-type lockedWriter struct {
-	mu sync.Mutex
-	w  io.Writer
+// lineFilter stands between a peer speaking newline-delimited JSON-RPC
+// (stdin/stdout, a socket: any reader and writer) and the SDK's
+// IOTransport. The SDK ends the whole session on one line it cannot
+// decode, and jobdeck with it; so every line goes through checkFrame,
+// and a line that would not pass safely is answered here with a JSON-RPC
+// error and dropped, and the session goes on.
+//
+// It also keeps the calls it passed on until the SDK has answered them:
+// at EOF on the input it holds the EOF back until every call read so far
+// is answered (the SDK, told of the EOF at once, cancels what is still
+// running and drops those answers).
+//
+// Every write to the output, the SDK's and the filter's own, is one
+// whole line under one lock, so lines never interleave.
+type lineFilter struct {
+	wmu sync.Mutex
+	out io.Writer
+
+	mu      sync.Mutex
+	pending map[string]bool // ids (idKey) of calls passed on and not yet answered
+	unsent  int             // calls passed on whose answer is not yet written out
+	retired chan struct{}   // 1-buffered: an answer was written
 }
 
-func (l *lockedWriter) Write(p []byte) (int, error) {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.w.Write(p)
+func newLineFilter(out io.Writer) *lineFilter {
+	return &lineFilter{out: out, pending: map[string]bool{}, retired: make(chan struct{}, 1)}
+}
+
+// write writes one whole line to the output.
+func (f *lineFilter) write(p []byte) (int, error) {
+	f.wmu.Lock()
+	defer f.wmu.Unlock()
+	return f.out.Write(p)
+}
+
+// sdkWriter is the output as the SDK sees it: the IOTransport writes each
+// message as one Write of one line. A response among them answers a
+// pending call.
+type sdkWriter struct{ f *lineFilter }
+
+func (w sdkWriter) Write(p []byte) (int, error) {
+	key, ok := responseKey(p)
+	answers := ok && w.f.answering(key)
+	n, err := w.f.write(p)
+	if answers {
+		// Counted even if the write failed: that answer will never
+		// arrive, and nothing is left to wait for.
+		w.f.sent()
+	}
+	return n, err
 }
 
 // Close does nothing: the caller owns the output.
-func (l *lockedWriter) Close() error { return nil }
+func (sdkWriter) Close() error { return nil }
 
-// filterFrames copies newline-delimited JSON-RPC from in to dst, line by
-// line, until in ends (then it closes dst). The SDK ends the whole session
-// on one line it cannot decode, and with it every job; so a line that is
-// not JSON, not a JSON-RPC message, or longer than maxFrame is answered
-// here with a JSON-RPC error on out and dropped, and the session goes on.
-func filterFrames(in io.Reader, dst *io.PipeWriter, out io.Writer) {
+// answering frees a pending call's id as its answer is about to be
+// written (the client may reuse the id as soon as it reads the answer),
+// and reports whether it was pending.
+func (f *lineFilter) answering(key string) bool {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	if !f.pending[key] {
+		return false
+	}
+	delete(f.pending, key)
+	return true
+}
+
+// sent counts an answer written out.
+func (f *lineFilter) sent() {
+	f.mu.Lock()
+	f.unsent--
+	f.mu.Unlock()
+	select {
+	case f.retired <- struct{}{}:
+	default:
+	}
+}
+
+// idle reports whether every call passed on has been answered.
+func (f *lineFilter) idle() bool {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	return f.unsent == 0
+}
+
+// copy passes the lines of in to dst until in ends, then, once the calls
+// read are answered (see drain), closes dst. It returns early when the
+// session stops reading dst.
+func (f *lineFilter) copy(ctx context.Context, in io.Reader, dst *io.PipeWriter, cutWaits func()) {
 	r := bufio.NewReaderSize(in, 64<<10)
 	var line []byte
 	for {
 		var err error
 		line, err = readFrame(r, line[:0])
 		if len(bytes.TrimSpace(line)) > 0 || errors.Is(err, errFrameTooLong) {
-			if reply := checkFrame(line, err); reply != nil {
-				if _, werr := out.Write(reply); werr != nil {
-					dst.CloseWithError(werr)
-					return
-				}
-			} else if _, werr := dst.Write(append(line, '\n')); werr != nil {
-				return // the session ended
+			if !f.pass(line, err, dst) {
+				return
 			}
 		}
 		if err != nil && !errors.Is(err, errFrameTooLong) {
-			dst.Close() // EOF (or a read error) ends the session
+			// EOF (or a read error) ends the session, once what was
+			// asked is answered.
+			f.drain(ctx, cutWaits)
+			dst.Close()
 			return
+		}
+	}
+}
+
+// pass checks one line and hands it to dst or answers it. It returns
+// false when dst is closed (the session ended).
+func (f *lineFilter) pass(line []byte, readErr error, dst *io.PipeWriter) bool {
+	if errors.Is(readErr, errFrameTooLong) {
+		return f.refuse(errTooLong, nil, dst)
+	}
+	fr, ferr, id, ids := checkFrame(line)
+	if ferr != nil {
+		if ids != nil {
+			return f.refuseBatch(ferr, ids, dst)
+		}
+		return f.refuse(ferr, id, dst)
+	}
+	if fr.kind == frameCall {
+		f.mu.Lock()
+		inUse := f.pending[fr.id]
+		if !inUse {
+			f.pending[fr.id] = true
+			f.unsent++
+		}
+		f.mu.Unlock()
+		if inUse {
+			// Answered with a null id, as the SDK would: the error must
+			// not look like the running request's answer.
+			return f.refuse(errIDInUse, nil, dst)
+		}
+	}
+	if _, err := dst.Write(append(bytes.TrimSpace(line), '\n')); err != nil {
+		if fr.kind == frameCall && f.answering(fr.id) {
+			f.sent()
+		}
+		return false
+	}
+	return true
+}
+
+// refuse answers a line with a JSON-RPC error.
+func (f *lineFilter) refuse(ferr *frameError, id json.RawMessage, dst *io.PipeWriter) bool {
+	if _, err := f.write(append(errorReply(id, ferr), '\n')); err != nil {
+		dst.CloseWithError(err)
+		return false
+	}
+	return true
+}
+
+// refuseBatch answers a batch with one error per element, as an array;
+// an empty batch gets one error.
+func (f *lineFilter) refuseBatch(ferr *frameError, ids []json.RawMessage, dst *io.PipeWriter) bool {
+	if len(ids) == 0 {
+		return f.refuse(errEmptyBatch, nil, dst)
+	}
+	reply := []byte{'['}
+	for i, id := range ids {
+		if i > 0 {
+			reply = append(reply, ',')
+		}
+		reply = append(reply, errorReply(id, ferr)...)
+	}
+	reply = append(reply, ']', '\n')
+	if _, err := f.write(reply); err != nil {
+		dst.CloseWithError(err)
+		return false
+	}
+	return true
+}
+
+// drain returns once every call passed on is answered. Calls still
+// running after drainTimeout have their waits cut short (cutWaits), so
+// that they answer at once; drain gives up closeTimeout later, or when
+// ctx ends.
+func (f *lineFilter) drain(ctx context.Context, cutWaits func()) {
+	limit := time.NewTimer(drainTimeout)
+	defer limit.Stop()
+	cut := false
+	for !f.idle() {
+		select {
+		case <-f.retired:
+		case <-ctx.Done():
+			return
+		case <-limit.C:
+			if cut {
+				return
+			}
+			cut = true
+			cutWaits()
+			limit.Reset(closeTimeout)
 		}
 	}
 }
@@ -95,73 +257,53 @@ func readFrame(r *bufio.Reader, buf []byte) ([]byte, error) {
 	}
 }
 
-// checkFrame returns the JSON-RPC error reply for a line that must not
-// reach the SDK, or nil when the line may pass.
-func checkFrame(line []byte, readErr error) []byte {
-	if errors.Is(readErr, errFrameTooLong) {
-		return errorReply(nil, codeInvalidRequest, "message dropped: it is longer than 16 MiB; send commands over 1 MiB as a script file")
+// responseKey returns the id (idKey) of a response the SDK wrote: one
+// JSON object with "id" and "result" or "error", no "method". The SDK
+// writes "jsonrpc", "id", then the rest, so this reads only the first
+// members of a large result.
+func responseKey(p []byte) (string, bool) {
+	t := bytes.TrimSpace(p)
+	if len(t) == 0 || t[0] != '{' {
+		return "", false
 	}
-	t := bytes.TrimSpace(line)
-	if !json.Valid(t) {
-		return errorReply(nil, codeParseError, "parse error: the line is not JSON; send one JSON-RPC 2.0 message per line")
+	var id []byte
+	response := false
+	eachMember(t, func(name, value []byte) bool {
+		switch string(name) {
+		case `"id"`:
+			id = value
+		case `"result"`, `"error"`:
+			response = true
+		case `"method"`:
+			return false
+		}
+		return id == nil || !response
+	})
+	if !response || id == nil {
+		return "", false
 	}
-	if t[0] == '[' {
-		return nil // a batch: the SDK answers it
-	}
-	var msg struct {
-		JSONRPC string          `json:"jsonrpc"`
-		ID      json.RawMessage `json:"id"`
-		Method  *string         `json:"method"`
-		Result  json.RawMessage `json:"result"`
-		Error   json.RawMessage `json:"error"`
-	}
-	if t[0] != '{' || json.Unmarshal(t, &msg) != nil || msg.JSONRPC != "2.0" ||
-		(msg.Method == nil && msg.Result == nil && msg.Error == nil) || (msg.Method != nil && *msg.Method == "") {
-		return errorReply(validID(msg.ID), codeInvalidRequest, `invalid request: not a JSON-RPC 2.0 message; send {"jsonrpc":"2.0","id":1,"method":"tools/call","params":{...}}`)
-	}
-	if len(msg.ID) > 0 && validID(msg.ID) == nil && !bytes.Equal(bytes.TrimSpace(msg.ID), []byte("null")) {
-		return errorReply(nil, codeInvalidRequest, "invalid request: id must be a string or a number")
-	}
-	return nil
+	key, ok := idKey(id)
+	return key, ok && key != ""
 }
 
-// validID returns id when it is a JSON string or number, else nil.
-func validID(id json.RawMessage) json.RawMessage {
-	t := bytes.TrimSpace(id)
-	if len(t) == 0 {
-		return nil
-	}
-	var v any
-	if json.Unmarshal(t, &v) != nil {
-		return nil
-	}
-	switch v.(type) {
-	case string, float64:
-		return t
-	}
-	return nil
-}
-
-// errorReply is a JSON-RPC error response line; a nil id is written as
-// null.
-func errorReply(id json.RawMessage, code int, message string) []byte {
+// errorReply is a JSON-RPC error response (without newline); a nil id is
+// written as null.
+func errorReply(id json.RawMessage, ferr *frameError) []byte {
 	if id == nil {
 		id = json.RawMessage("null")
+	}
+	type wireError struct {
+		Code    int    `json:"code"`
+		Message string `json:"message"`
 	}
 	b, err := json.Marshal(struct {
 		JSONRPC string          `json:"jsonrpc"`
 		ID      json.RawMessage `json:"id"`
-		Error   struct {
-			Code    int    `json:"code"`
-			Message string `json:"message"`
-		} `json:"error"`
-	}{JSONRPC: "2.0", ID: id, Error: struct {
-		Code    int    `json:"code"`
-		Message string `json:"message"`
-	}{code, message}})
+		Error   wireError       `json:"error"`
+	}{"2.0", id, wireError{ferr.code, ferr.msg}})
 	if err != nil {
 		// Cannot happen with these types; keep the stream valid anyway.
-		return []byte(fmt.Sprintf(`{"jsonrpc":"2.0","id":null,"error":{"code":%d,"message":"invalid message"}}`+"\n", code))
+		return fmt.Appendf(nil, `{"jsonrpc":"2.0","id":null,"error":{"code":%d,"message":"invalid message"}}`, ferr.code)
 	}
-	return append(b, '\n')
+	return b
 }

@@ -53,27 +53,44 @@ func jsonrpcProblems(out []byte) []string {
 	for line := range bytes.Lines(out) {
 		n++
 		line = bytes.TrimRight(line, "\n")
-		var msg struct {
-			JSONRPC string          `json:"jsonrpc"`
-			Method  string          `json:"method"`
-			Result  json.RawMessage `json:"result"`
-			Error   json.RawMessage `json:"error"`
-		}
-		if err := json.Unmarshal(line, &msg); err != nil {
-			problems = append(problems, fmt.Sprintf("stdout line %d is not JSON (%v): %q", n, err, line))
-			continue
-		}
-		if msg.JSONRPC != "2.0" || (msg.Method == "" && msg.Result == nil && msg.Error == nil) {
-			problems = append(problems, fmt.Sprintf("stdout line %d is not a JSON-RPC 2.0 message: %q", n, line))
-		}
 		if bytes.ContainsAny(line, "\x1b\r") {
 			problems = append(problems, fmt.Sprintf("stdout line %d has raw control bytes: %q", n, line))
+		}
+		// A batch's answer is an array of messages on one line.
+		msgs := []json.RawMessage{line}
+		if t := bytes.TrimSpace(line); len(t) > 0 && t[0] == '[' {
+			if err := json.Unmarshal(t, &msgs); err != nil || len(msgs) == 0 {
+				problems = append(problems, fmt.Sprintf("stdout line %d is not a batch of messages: %q", n, line))
+				continue
+			}
+		}
+		for _, m := range msgs {
+			if p := messageProblem(m); p != "" {
+				problems = append(problems, fmt.Sprintf("stdout line %d %s: %q", n, p, line))
+			}
 		}
 	}
 	if n < 3 {
 		problems = append(problems, fmt.Sprintf("stdout had only %d messages", n))
 	}
 	return problems
+}
+
+// messageProblem says what makes raw not a JSON-RPC 2.0 message, or "".
+func messageProblem(raw []byte) string {
+	var msg struct {
+		JSONRPC string          `json:"jsonrpc"`
+		Method  string          `json:"method"`
+		Result  json.RawMessage `json:"result"`
+		Error   json.RawMessage `json:"error"`
+	}
+	if err := json.Unmarshal(raw, &msg); err != nil {
+		return fmt.Sprintf("is not JSON (%v)", err)
+	}
+	if msg.JSONRPC != "2.0" || (msg.Method == "" && msg.Result == nil && msg.Error == nil) {
+		return "is not a JSON-RPC 2.0 message"
+	}
+	return ""
 }
 
 func tail(b []byte) []byte {

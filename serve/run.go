@@ -24,18 +24,29 @@ const closeTimeout = 2 * time.Second
 // RunStdio serves the MCP tools over in and out (newline-delimited JSON-RPC,
 // as on stdin/stdout) until EOF on in, when it returns nil, or until ctx
 // ends, when it returns ctx's error. Nothing but JSON-RPC is ever written
-// to out. A line that is not a JSON-RPC message gets a JSON-RPC error
-// reply (parse error or invalid request) and the session goes on. Requests still waiting when it returns are cancelled; stopping
-// the jobs is the caller's part (jobs.Table.Close).
+// to out. A line that is not a JSON-RPC message the SDK takes safely gets
+// a JSON-RPC error reply (parse error or invalid request) and the session
+// goes on (see lineFilter). At EOF, every request already read is
+// answered before it returns: those still running after 30 s have their
+// waits cut short. When ctx ends, requests still running are cancelled.
+// Stopping the jobs is the caller's part (jobs.Table.Close). in and out
+// may be any stream: a socket's two halves as well as stdin and stdout.
 func RunStdio(ctx context.Context, core Core, in io.Reader, out io.Writer) error {
-	life, stop := context.WithCancel(ctx)
-	defer stop()
-	s := newServer(core, options{life: life})
-	w := &lockedWriter{w: out}
+	waits, cutWaits := context.WithCancel(ctx)
+	defer cutWaits()
+	s := newServer(core, options{life: waits})
+	return s.serveLines(ctx, cutWaits, in, out)
+}
+
+// serveLines runs one MCP session of s over in and out; cutWaits ends the
+// handlers' waits (options.life).
+func (s *server) serveLines(ctx context.Context, cutWaits func(), in io.Reader, out io.Writer) error {
+	f := newLineFilter(out)
 	pr, pw := io.Pipe()
-	go filterFrames(in, pw, w)
-	ss, err := s.mcp.Connect(life, &mcp.IOTransport{Reader: pr, Writer: w, MaxLineLength: -1}, nil)
+	go f.copy(ctx, in, pw, cutWaits)
+	ss, err := s.mcp.Connect(ctx, &mcp.IOTransport{Reader: pr, Writer: sdkWriter{f}, MaxLineLength: -1}, nil)
 	if err != nil {
+		pr.Close()
 		return fmt.Errorf("serve stdio: %w", err)
 	}
 	done := make(chan error, 1)
@@ -51,7 +62,7 @@ func RunStdio(ctx context.Context, core Core, in io.Reader, out io.Writer) error
 		// End waiting handlers first, so that Close does not wait for them;
 		// a reader blocked on a non-closable input cannot be interrupted,
 		// so the wait is bounded.
-		stop()
+		cutWaits()
 		closed := make(chan struct{})
 		go func() { ss.Close(); close(closed) }()
 		select {
