@@ -79,6 +79,10 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "jobdeck: --grace %v is out of range; give 0 to %v (e.g. --grace 3s)\n", *grace, model.MaxGrace)
 		return 2
 	}
+	httpToken, ok := takeHTTPToken(*httpAddr, stderr)
+	if !ok {
+		return 1
+	}
 	commands := fs.Args()
 	if launched, ok, err := launchCommands(); ok {
 		// Re-executed by hideCommands: the commands come from its file.
@@ -115,9 +119,7 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	code := 0
 	switch {
 	case *serveMode && *httpAddr != "":
-		err = serve.RunHTTP(ctx, table, *httpAddr, func(addr string) {
-			fmt.Fprintf(stderr, "jobdeck: serving MCP on http://%s/mcp\n", addr)
-		})
+		err = serveHTTP(ctx, table, *httpAddr, httpToken, stderr)
 	case *serveMode:
 		err = serve.RunStdio(ctx, table, stdin, stdout)
 	default:

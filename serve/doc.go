@@ -26,13 +26,20 @@
 //     the core's refusals all come back as tool errors (isError) whose
 //     message says what to do instead.
 //   - Jobs that finished since a client last looked (per MCP session: one
-//     on stdio, one per Mcp-Session-Id over HTTP) are noted at the end of
-//     the next result, error results included, exactly once. A client has
-//     looked at a finished job when a result showed it finished: its own
-//     report, a note, or the list.
+//     on stdio, one per Mcp-Session-Id over HTTP; per client name and
+//     version for sessionless HTTP requests, protocol 2026-07-28) are
+//     noted at the end of the next result, error results included,
+//     exactly once. A client has looked at a finished job when a result
+//     showed it finished: its own report, a note, or the list.
 //   - Over stdio, only JSON-RPC is written to the output; serve never logs.
-//     EOF on the input ends RunStdio with nil; the caller then stops every
-//     job. Over HTTP, only loopback addresses are served.
+//     No input line ends the session: one the SDK could not take safely is
+//     answered with a JSON-RPC error (frames.go). EOF on the input ends
+//     RunStdio with nil once every request already read is answered; the
+//     caller then stops every job.
+//   - Over HTTP, only loopback addresses are served, and only to requests
+//     that carry the token (401 otherwise; auth.go). Sessions,
+//     connections and their I/O are bounded (HTTPOptions), and server
+//     errors are logged once per kind, rate-limited, never with the token.
 //
 // It never starts processes itself, never keeps job state beyond which
 // finished jobs each session was told about, and never writes to stdout

@@ -1,10 +1,8 @@
 package serve
 
 import (
-	"bufio"
 	"encoding/json"
 	"fmt"
-	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -195,42 +193,13 @@ func TestEndToEndEOFStopsJobs(t *testing.T) {
 func TestEndToEndHTTP(t *testing.T) {
 	t.Parallel()
 	mark := marker(t)
-	cmd := exec.Command(jobdeckBinary(t), "--serve", "--private", "--http", "127.0.0.1:0")
-	cmd.Dir = t.TempDir()
-	var stdout recorder
-	cmd.Stdout = &stdout
-	errR, errW := io.Pipe()
-	cmd.Stderr = errW
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
+	token := "e2e-" + strings.Repeat("cd", 16)
+	h := startHTTPServe(t, "", "JOBDECK_TOKEN="+token)
+	cmd := h.cmd
+	if !status401(t, h.url, "") {
+		t.Error("a request without the token was not refused")
 	}
-	t.Cleanup(func() {
-		if cmd.ProcessState == nil {
-			cmd.Process.Kill()
-			cmd.Wait()
-		}
-	})
-	urls := make(chan string, 1)
-	go func() {
-		sc := bufio.NewScanner(errR)
-		re := regexp.MustCompile(`http://127\.0\.0\.1:\d+/mcp`)
-		for sc.Scan() {
-			if u := re.FindString(sc.Text()); u != "" {
-				urls <- u
-			}
-		}
-	}()
-	var url string
-	select {
-	case url = <-urls:
-	case <-time.After(20 * time.Second):
-		t.Fatal("jobdeck --serve --http did not say where it listens")
-	}
-	client := mcp.NewClient(&mcp.Implementation{Name: "e2e", Version: "0"}, nil)
-	cs, err := client.Connect(t.Context(), &mcp.StreamableClientTransport{Endpoint: url}, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
+	cs := dialToken(t, h.url, token)
 	tools, err := cs.ListTools(t.Context(), nil)
 	if err != nil || len(tools.Tools) != 3 {
 		t.Fatalf("tools/list: %v %v", tools, err)
@@ -253,9 +222,11 @@ func TestEndToEndHTTP(t *testing.T) {
 	if code := waitExit(t, cmd, 20*time.Second); code != 0 {
 		t.Errorf("exit code %d after SIGTERM, want 0", code)
 	}
-	errW.Close()
-	if b := stdout.bytes(); len(b) != 0 {
+	if b := h.stdout.bytes(); len(b) != 0 {
 		t.Errorf("HTTP mode wrote to stdout: %q", b)
+	}
+	if err := h.stderr.bytes(); strings.Contains(string(err), token) || !strings.Contains(string(err), "JOBDECK_TOKEN") {
+		t.Errorf("stderr shows the token, or does not say where it is:\n%s", err)
 	}
 	checkNoLeftovers(t, mark)
 }

@@ -64,7 +64,7 @@ func (s *server) explainError(call *mcp.CallToolRequest, r *mcp.CallToolResult) 
 		}
 	}
 	now := s.opts.now()
-	notes := s.notes.take(call.Session, s.core.List())
+	notes := s.notes.take(s.noteKey(call), s.core.List())
 	r.Content = []mcp.Content{&mcp.TextContent{Text: withNotes(plainString(msg), notes, now)}}
 }
 
@@ -117,13 +117,17 @@ func isObject(raw json.RawMessage) bool {
 	return len(t) > 0 && t[0] == '{' && json.Valid(t)
 }
 
-// forgetClosedSessions drops the notes of sessions that have ended.
+// forgetClosedSessions drops the notes of sessions that have ended
+// (sessionless clients' notes go by notebook.touch).
 func (s *server) forgetClosedSessions() {
 	live := map[any]bool{}
 	for ss := range s.mcp.Sessions() {
 		live[ss] = true
 	}
-	s.notes.forget(func(k any) bool { return live[k] })
+	s.notes.forget(func(k any) bool {
+		_, client := k.(clientKey)
+		return client || live[k]
+	})
 }
 
 // maxErrorLine is the longest line of an SDK error message kept: the

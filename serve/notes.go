@@ -1,10 +1,36 @@
 package serve
 
 import (
+	"slices"
 	"sync"
 
 	"github.com/jobdeck/jobdeck/model"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
+
+// maxClients is how many sessionless clients (see clientKey) keep their
+// notes; the least recently seen is forgotten first.
+const maxClients = 64
+
+// clientKey identifies a client across sessionless requests (protocol
+// 2026-07-28 and later over HTTP, where every request is a session of its
+// own): by the name and version it gives. Clients that give the same
+// share their notes.
+type clientKey struct{ name, version string }
+
+// noteKey is whose notes a tool call reads and writes: its MCP session,
+// or for a sessionless HTTP request its client (clientKey).
+func (s *server) noteKey(req *mcp.CallToolRequest) any {
+	if req.Session == nil || req.Session.ID() != "" || req.Extra == nil || req.Extra.Header == nil {
+		return req.Session // stdio (one session per stream), or an HTTP session
+	}
+	var k clientKey
+	if ci := req.ClientInfo(); ci != nil {
+		k = clientKey{ci.Name, ci.Version}
+	}
+	s.notes.touch(k)
+	return k
+}
 
 // finished reports whether a job's leader is over: it exited, was killed,
 // or never started. Such a job is noted once per client.
@@ -19,6 +45,23 @@ type notebook struct {
 	mu   sync.Mutex
 	told map[any]map[model.JobID]bool
 	seen map[any]map[model.JobID]uint64 // per session: the newest seq shown
+	// clients are the sessionless clients with notes, least recent first.
+	clients []clientKey
+}
+
+// touch records a request of sessionless client k, forgetting the least
+// recent client beyond maxClients.
+func (n *notebook) touch(k clientKey) {
+	n.mu.Lock()
+	defer n.mu.Unlock()
+	n.clients = slices.DeleteFunc(n.clients, func(c clientKey) bool { return c == k })
+	n.clients = append(n.clients, k)
+	if len(n.clients) > maxClients {
+		old := n.clients[0]
+		n.clients = n.clients[1:]
+		delete(n.told, old)
+		delete(n.seen, old)
+	}
 }
 
 // saw records that session was shown job id's lines up to seq.

@@ -73,53 +73,6 @@ func (s *server) serveLines(ctx context.Context, cutWaits func(), in io.Reader, 
 	}
 }
 
-// RunHTTP serves the MCP tools over streamable HTTP at http://addr/mcp until
-// ctx ends, then shuts down and returns nil. addr must be on the loopback
-// interface: "127.0.0.1:PORT" (any of 127.0.0.0/8), "[::1]:PORT" or
-// "localhost:PORT"; anything else fails with ErrNotLoopback. Port 0 picks a
-// free port. ready, if not nil, is called with the address once it listens.
-// Each MCP session (Mcp-Session-Id) gets its own finished-job notes.
-func RunHTTP(ctx context.Context, core Core, addr string, ready func(addr string)) error {
-	if err := checkLoopback(addr); err != nil {
-		return err
-	}
-	ln, err := net.Listen("tcp", addr)
-	if err != nil {
-		return fmt.Errorf("serve http: %w", err)
-	}
-	if err := checkLoopback(ln.Addr().String()); err != nil {
-		ln.Close()
-		return err
-	}
-	life, stop := context.WithCancel(ctx)
-	defer stop()
-	s := newServer(core, options{life: life})
-	mux := http.NewServeMux()
-	mux.Handle("/mcp", localOrigin(mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return s.mcp }, nil)))
-	srv := &http.Server{Handler: mux, ReadHeaderTimeout: 10 * time.Second}
-	served := make(chan error, 1)
-	go func() { served <- srv.Serve(ln) }()
-	if ready != nil {
-		ready(ln.Addr().String())
-	}
-	select {
-	case err := <-served:
-		return fmt.Errorf("serve http: %w", err)
-	case <-ctx.Done():
-	}
-	stop()
-	sctx, cancel := context.WithTimeout(context.Background(), closeTimeout)
-	defer cancel()
-	if err := srv.Shutdown(sctx); err != nil {
-		// Open event streams do not end on their own: close them.
-		srv.Close()
-	}
-	for ss := range s.mcp.Sessions() {
-		ss.Close()
-	}
-	return nil
-}
-
 // localOrigin refuses requests whose Origin header names another host than
 // a loopback one (the MCP transport spec asks servers to validate Origin,
 // against DNS rebinding: a web page must not drive local jobs). Requests

@@ -84,12 +84,12 @@ func TestRunStdioCancel(t *testing.T) {
 func TestRunHTTPLoopbackOnly(t *testing.T) {
 	t.Parallel()
 	for _, addr := range []string{"0.0.0.0:0", ":0", "192.0.2.1:8765", "[::]:0", "example.com:80"} {
-		err := RunHTTP(t.Context(), &fakeCore{}, addr, func(string) { t.Errorf("%s: listening", addr) })
+		err := RunHTTP(t.Context(), &fakeCore{}, HTTPOptions{Addr: addr, Token: testToken, Ready: func(string) { t.Errorf("%s: listening", addr) }})
 		if !errors.Is(err, ErrNotLoopback) || !strings.Contains(err.Error(), "127.0.0.1:PORT") {
 			t.Errorf("RunHTTP(%q) = %v, want ErrNotLoopback with a hint", addr, err)
 		}
 	}
-	if err := RunHTTP(t.Context(), &fakeCore{}, "nonsense", nil); err == nil || !strings.Contains(err.Error(), "host:port") {
+	if err := RunHTTP(t.Context(), &fakeCore{}, HTTPOptions{Addr: "nonsense", Token: testToken}); err == nil || !strings.Contains(err.Error(), "host:port") {
 		t.Errorf("RunHTTP(nonsense) = %v", err)
 	}
 	for _, addr := range []string{"127.0.0.1:0", "127.0.0.2:0", "localhost:0", "[::1]:0"} {
@@ -107,7 +107,9 @@ func TestRunHTTP(t *testing.T) {
 	ctx, cancel := context.WithCancel(t.Context())
 	addrs := make(chan string, 1)
 	done := make(chan error, 1)
-	go func() { done <- RunHTTP(ctx, fc, "127.0.0.1:0", func(a string) { addrs <- a }) }()
+	go func() {
+		done <- RunHTTP(ctx, fc, HTTPOptions{Addr: "127.0.0.1:0", Token: testToken, Ready: func(a string) { addrs <- a }})
+	}()
 	var addr string
 	select {
 	case addr = <-addrs:
@@ -116,7 +118,10 @@ func TestRunHTTP(t *testing.T) {
 	}
 	dial := func() *mcp.ClientSession {
 		client := mcp.NewClient(&mcp.Implementation{Name: "test", Version: "0"}, nil)
-		cs, err := client.Connect(t.Context(), &mcp.StreamableClientTransport{Endpoint: "http://" + addr + "/mcp"}, nil)
+		// A protocol with sessions (2026-07-28 has none: see
+		// TestHTTPNotesSessionless).
+		cs, err := client.Connect(t.Context(), &mcp.StreamableClientTransport{Endpoint: "http://" + addr + "/mcp", HTTPClient: tokenClient(testToken)},
+			&mcp.ClientSessionOptions{ProtocolVersion: "2025-11-25"})
 		if err != nil {
 			t.Fatal(err)
 		}

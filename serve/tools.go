@@ -75,7 +75,7 @@ func (s *server) background(ctx context.Context, req *mcp.CallToolRequest, in Ba
 	}
 	if rep.Job.State == model.StateFailed {
 		// The result shows this job's fate: it is not noted again.
-		s.notes.take(req.Session, nil, rep.Job)
+		s.notes.take(s.noteKey(req), nil, rep.Job)
 		return nil, nil, fail("job %d failed to start: %s", rep.Job.ID, plainString(rep.Job.Err))
 	}
 	now := s.opts.now()
@@ -106,7 +106,7 @@ func (s *server) status(ctx context.Context, req *mcp.CallToolRequest, in Status
 	if opts.Until != "" && !opts.HasSince {
 		// "A new line" is one this client has not been shown: lines that
 		// came between its last look and this call count too.
-		opts.Since, opts.HasSince = s.notes.cursor(req.Session, id), true
+		opts.Since, opts.HasSince = s.notes.cursor(s.noteKey(req), id), true
 	}
 	ctx, cancel := s.handlerContext(ctx)
 	defer cancel()
@@ -171,7 +171,7 @@ func (s *server) list(req *mcp.CallToolRequest) (*mcp.CallToolResult, StatusOutp
 	now := s.opts.now()
 	list := s.core.List()
 	// The list shows every job's state: the client has now seen them all.
-	notes := s.notes.take(req.Session, list, list...)
+	notes := s.notes.take(s.noteKey(req), list, list...)
 	briefs := make([]Brief, 0, len(list))
 	for _, snap := range list {
 		briefs = append(briefs, newBrief(snap, now))
@@ -239,9 +239,9 @@ func (s *server) finish(req *mcp.CallToolRequest, text string, out *Report, job 
 	// older ones out (a tail of the newest lines): then "not shown yet"
 	// still starts where it did.
 	if out != nil && out.Skipped == 0 {
-		s.notes.saw(req.Session, job.ID, out.Next)
+		s.notes.saw(s.noteKey(req), job.ID, out.Next)
 	}
-	notes := s.notes.take(req.Session, s.core.List(), job)
+	notes := s.notes.take(s.noteKey(req), s.core.List(), job)
 	for _, n := range notes {
 		out.Finished = append(out.Finished, newBrief(n, now))
 	}

@@ -29,7 +29,7 @@ func (s *server) startHTTP(h Hello) (string, func(), error) {
 	addrCh := make(chan string, 1)
 	errCh := make(chan error, 1)
 	go func() {
-		errCh <- serve.RunHTTP(ctx, s.table, h.HTTP.Addr, func(addr string) { addrCh <- addr })
+		errCh <- serve.RunHTTP(ctx, s.table, serve.HTTPOptions{Addr: h.HTTP.Addr, Token: h.HTTP.Token, Ready: func(addr string) { addrCh <- addr }})
 	}()
 	select {
 	case addr := <-addrCh:
