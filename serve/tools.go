@@ -18,7 +18,10 @@ import (
 // tool's argument help added.
 type toolError struct{ err error }
 
+// Error returns the message shown to the client.
 func (e *toolError) Error() string { return e.err.Error() }
+
+// Unwrap returns the error the message was made from.
 func (e *toolError) Unwrap() error { return e.err }
 
 // fail returns a toolError with a formatted message.

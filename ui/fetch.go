@@ -223,7 +223,7 @@ func (m *Model) onFetched(msg fetchedMsg) tea.Cmd {
 	if msg.err != nil {
 		m.setLinkError(msg.err)
 	} else {
-		m.linkErr = ""
+		m.linkErr, m.synced = "", true
 		m.jobs = msg.jobs
 		m.settleSelection()
 		// Windows of panes not read this time (an overlay covered them)
@@ -240,7 +240,7 @@ func (m *Model) onFetched(msg fetchedMsg) tea.Cmd {
 			m.overlay = n
 		}
 	}
-	cmds := []tea.Cmd{m.ensureClock()}
+	cmds := []tea.Cmd{m.ensureClock(), m.quitWhenKnown()}
 	if m.refetch {
 		m.refetch = false
 		cmds = append(cmds, m.requestFetch())

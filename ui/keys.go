@@ -124,6 +124,7 @@ func (m *Model) submit(line string) tea.Cmd {
 	switch pc.cmd.name {
 	case "background":
 		p.busy = "starting " + model.OneLine(pc.arg, 60) + " …"
+		m.starting++
 		return startCmd(m.ctx, m.core, m.owner, []string{pc.arg}, p)
 	case "job-kill", "job-status":
 		return resolveCmd(m.ctx, m.core, pc.cmd.name, pc.arg, p)
@@ -193,7 +194,14 @@ func (m *Model) kill(id model.JobID) tea.Cmd {
 }
 
 // requestQuit quits at once when no job is live, else asks first.
+// Until it knows (the job list not fetched yet, or a start still on its
+// way: a job started at launch may run before its report arrives), the
+// answer waits for what it waits for (quitWhenKnown).
 func (m *Model) requestQuit() tea.Cmd {
+	if !m.synced || m.starting > 0 {
+		m.quitAsked = true
+		return nil
+	}
 	n := m.liveCount()
 	if n == 0 && len(m.stopping) == 0 {
 		return tea.Quit

@@ -41,11 +41,14 @@ type Model struct {
 
 	// What the panes show, as last fetched (see fetch.go): each pane's
 	// window, and the reads they answered.
-	windows  map[model.JobID]paneWindow
-	planned  []paneReq
-	fetching bool   // a fetch is in flight
-	refetch  bool   // fetch again when it returns
-	linkErr  string // why the last fetch failed; "" once one works
+	windows   map[model.JobID]paneWindow
+	planned   []paneReq
+	fetching  bool   // a fetch is in flight
+	refetch   bool   // fetch again when it returns
+	linkErr   string // why the last fetch failed; "" once one works
+	synced    bool   // a fetch has brought the job list
+	starting  int    // start commands on their way
+	quitAsked bool   // quit was asked before the console knew what runs
 
 	palette  *palette
 	history  []string
@@ -148,6 +151,7 @@ func (m *Model) Close() {
 func (m *Model) Init() tea.Cmd {
 	cmds := []tea.Cmd{subscribeCmd(m.ctx, m.core), m.requestFetch()}
 	if len(m.initial) > 0 {
+		m.starting++
 		cmds = append(cmds, startCmd(m.ctx, m.core, m.owner, m.initial, nil))
 		m.initial = nil
 	}

@@ -155,3 +155,31 @@ func TestConsoleNamesItself(t *testing.T) {
 		t.Fatalf("overlay:\n%s", lines)
 	}
 }
+
+// TestQuitWaitsForALaunchReport: q pressed while a job started at launch
+// has not reported yet (it may already run) does not quit at once: once
+// the report comes, it asks, since that job runs. With nothing on its way,
+// q with no live job quits (the negative control).
+func TestQuitWaitsForALaunchReport(t *testing.T) {
+	t.Parallel()
+	c := fixtureCore(0)
+	h := newHarness(t, c, 120, 40, Options{})
+	h.m.starting = 1 // a launch start is on its way
+	h.press("q")
+	if h.quit || h.m.confirm != nil {
+		t.Fatalf("q before the launch report: quit %v, confirm %+v", h.quit, h.m.confirm)
+	}
+	id := c.add(model.Snapshot{Command: "sleep 30", State: model.StateRunning, Started: t0}, 0)
+	s, _ := c.snap(id)
+	h.send(startedMsg{reports: []model.Report{{Job: s}}, errs: []error{nil}})
+	if h.quit || !strings.Contains(h.footer(2), "stop 1 running job and quit? y/n") {
+		t.Fatalf("after the report: quit %v\n%s", h.quit, h.footer(2))
+	}
+	h.press("n")
+	c.update(id, func(s *model.Snapshot) { s.State, s.Exit, s.Done = model.StateExited, &model.Exit{}, true })
+	h.pump()
+	h.press("q")
+	if !h.quit {
+		t.Fatal("q with nothing live and nothing starting should quit")
+	}
+}

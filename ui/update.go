@@ -189,6 +189,7 @@ func (m *Model) onEvents(msg eventsMsg) tea.Cmd {
 // (and so shown in a pane); an error goes inline in the palette that asked,
 // or to the status line.
 func (m *Model) onStarted(msg startedMsg) tea.Cmd {
+	m.starting = max(m.starting-1, 0)
 	var firstErr error
 	started := false
 	for i, r := range msg.reports {
@@ -231,7 +232,18 @@ func (m *Model) onStarted(msg startedMsg) tea.Cmd {
 	} else if firstErr != nil {
 		m.setMessage(firstErr.Error(), true)
 	}
-	return tea.Batch(append(replay, m.ensureClock(), m.requestFetch())...)
+	return tea.Batch(append(replay, m.ensureClock(), m.requestFetch(), m.quitWhenKnown())...)
+}
+
+// quitWhenKnown answers a quit asked before the console knew which jobs
+// run, once it knows.
+func (m *Model) quitWhenKnown() tea.Cmd {
+	if !m.quitAsked || !m.synced || m.starting > 0 {
+		return nil
+	}
+	m.quitAsked = false
+	m.invalidate()
+	return m.requestQuit()
 }
 
 func countErrs(errs []error) int {
