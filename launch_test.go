@@ -50,10 +50,13 @@ func TestLaunchCommandsLeaveArgv(t *testing.T) {
 			}
 		}
 	}()
+	// cmd.Wait runs in its own goroutine: the test must not read
+	// cmd.ProcessState, which Wait writes; reaped says whether it returned.
 	exited := make(chan error, 1)
 	go func() { exited <- cmd.Wait() }()
+	reaped := false
 	defer func() {
-		if cmd.ProcessState == nil {
+		if !reaped {
 			_ = cmd.Process.Kill()
 			<-exited
 		}
@@ -94,6 +97,7 @@ func TestLaunchCommandsLeaveArgv(t *testing.T) {
 	}
 	select {
 	case err := <-exited:
+		reaped = true
 		if err != nil {
 			t.Errorf("jobdeck exited with %v", err)
 		}
@@ -101,7 +105,10 @@ func TestLaunchCommandsLeaveArgv(t *testing.T) {
 		t.Fatal("jobdeck did not exit after q, y")
 	}
 	waitUntil(t, 5*time.Second, "the job's processes to go", func() bool { return len(withEnv("JOBDECK_LAUNCH_TEST="+mark)) == 0 })
-	t.Logf("argv after the re-exec: %q; the console drew %d bytes", argv, screen.Len())
+	mu.Lock()
+	drawn := screen.Len()
+	mu.Unlock()
+	t.Logf("argv after the re-exec: %q; the console drew %d bytes", argv, drawn)
 }
 
 // withEnv lists processes whose environment holds kv.
