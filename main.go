@@ -104,9 +104,12 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		return runShared(so, sharedMode{serve: *serveMode, http: *httpAddr, grace: grace, commands: commands}, stdin, stdout, stderr)
 	}
 
-	// Jobs of an earlier jobdeck that died together with their supervisor
-	// may still be in their cgroups: end them now.
-	supervisor.CleanStaleCgroups()
+	// This process hosts the jobs (--private, --http): end what jobdecks
+	// that died left behind (job cgroups, private directories), and adopt
+	// what dead supervisors leave from now on.
+	if err := supervisor.HostJobs(); err != nil {
+		fmt.Fprintf(stderr, "jobdeck: %v\n", err)
+	}
 
 	table, err := jobs.New(jobs.Options{Grace: grace})
 	if err != nil {

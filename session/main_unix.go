@@ -44,11 +44,18 @@ func Main() int {
 	}
 	sigs := make(chan os.Signal, 1)
 	signal.Notify(sigs, syscall.SIGTERM, syscall.SIGINT, syscall.SIGHUP)
+	// The session hosts the jobs: it ends what dead jobdecks left and
+	// adopts what dead supervisors leave (it starts no child in a session
+	// of its own, which the orphan reaper would take for a job's).
+	hostErr := supervisor.HostJobs()
 	srv, err := newServer(cfg)
 	if err != nil {
 		return say("%v", err)
 	}
 	srv.log.printf("started for %s (pid %d, version %s, protocol %d)", cfg.Target.Label(), srv.pid, Version(), Protocol)
+	if hostErr != nil {
+		srv.log.printf("%v", hostErr)
+	}
 	fmt.Fprintln(ready, "ok")
 	ready.Close()
 	code := srv.run(sigs)

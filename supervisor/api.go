@@ -180,7 +180,9 @@ func (e *StartError) Unwrap() error { return e.Err }
 // Handle is jobdeck's side of one running supervisor. Its methods are safe
 // for concurrent use.
 type Handle struct {
-	proc    *os.Process // the supervisor (pidfd-backed); only ever waited on
+	proc    *os.Process // the supervisor (pidfd-backed); never waited on (waiter reaps it)
+	waiter  *exitWaiter
+	tmpBase string // where the job's private directory is (privateBase)
 	stdout  *os.File
 	stderr  *os.File
 	events  chan Event

@@ -25,9 +25,11 @@
 // after the leader exited or while a stop runs (a last one with 0 precedes
 // EventEmpty when a non-zero number was reported); EventSignalled for each
 // step of a stop; and last either EventEmpty (the tree is empty) or
-// EventLost (the supervisor died; jobdeck then killed the job's cgroup and
-// every process carrying its environment markers). The channel closes after
-// the last event, once the supervisor was reaped.
+// EventLost (the supervisor died; jobdeck then killed the job's cgroup,
+// every process carrying its environment markers and, where it adopts
+// orphans, what of the tree came back to it, and removed the job's private
+// directory). The channel closes after the last event, once the supervisor
+// was reaped.
 //
 // Stopping (DESIGN §3): the tree is opened first (every descendant found by
 // walking /proc/<pid>/task/*/children, opened as a pidfd and re-checked as a
@@ -58,10 +60,25 @@
 // would break "the leader exited, N processes still run" (Config.Ctty).
 //
 // jobdeck keeps the supervisor's os.Process (pidfd-backed) and never
-// signals a stored pid number; it only waits on it. The supervisor signals
-// only through pidfds it verified, its own unreaped children, or the
-// leader's group while the leader is unreaped. This package knows nothing
-// of jobs tables, screens or MCP.
+// signals a stored pid number. It reaps the supervisor through a pidfd of
+// its own in Go's netpoller (waitid(P_PIDFD) once it is readable), so a
+// running job holds no OS thread of jobdeck's: threads count against the
+// user's process limit, and the Go runtime aborts when it cannot make one.
+// The supervisor signals only through pidfds it verified, its own unreaped
+// children, or the leader's group while the leader is unreaped. This
+// package knows nothing of jobs tables, screens or MCP.
+//
+// The process that hosts the jobs calls HostJobs first: it ends what dead
+// jobdecks left (CleanStaleCgroups, CleanStaleDirs) and makes the process
+// a child subreaper that kills and reaps the orphans of supervisors that
+// die (AdoptOrphans: every child in another session than its own; it
+// never waits for "any child", so os/exec keeps its exit statuses).
+//
+// Each job has a private 0700 directory, jobdeck-job-<session>-<job>-*,
+// in its TMPDIR (or the system's): the stop mark, and the command file of
+// a long command. The supervisor removes it when the tree is empty or the
+// start failed; jobdeck, when the supervisor dies first; the next jobdeck,
+// when both died (only in the system's temporary directory).
 //
 // Platforms: everything above is Linux. Other Unixes build and run jobs,
 // but have no subreaper, pidfds, /proc or cgroups: there a stop reaches

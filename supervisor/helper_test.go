@@ -3,6 +3,7 @@
 package supervisor
 
 import (
+	"bufio"
 	"fmt"
 	"io"
 	"net"
@@ -19,7 +20,7 @@ import (
 //	fakejobdeck: a stand-in for jobdeck that starts one job (command in
 //	  SUPTEST_CMD, session SUPTEST_SESSION, grace SUPTEST_GRACE_MS, pty when
 //	  SUPTEST_TTY=1), copies the job's stdout and stderr to its own stdout,
-//	  and waits to be killed.
+//	  and waits to be killed (see fakeJobdeckMain for its other knobs).
 //	listen: listens on 127.0.0.1:SUPTEST_PORT (0: any), prints
 //	  "LISTEN <port>", accepts connections and exits after SUPTEST_LIFE s.
 //	ticker: prints "tick N" every 100 ms for SUPTEST_LIFE s (one process,
@@ -72,28 +73,7 @@ func runHelper(mode string) int {
 		}
 		return 0
 	case "fakejobdeck":
-		Hygiene()
-		grace, _ := strconv.Atoi(os.Getenv("SUPTEST_GRACE_MS"))
-		h, err := Start(Config{
-			Command: os.Getenv("SUPTEST_CMD"),
-			Dir:     os.TempDir(),
-			Env:     os.Environ(),
-			TTY:     os.Getenv("SUPTEST_TTY") == "1",
-			Grace:   time.Duration(grace) * time.Millisecond,
-			Session: os.Getenv("SUPTEST_SESSION"),
-		})
-		if err != nil {
-			fmt.Println("HELPER-ERROR", err)
-			return 1
-		}
-		fmt.Println("HELPER-STARTED", h.Pid())
-		go func() { _, _ = io.Copy(os.Stdout, h.Stdout()) }()
-		go func() { _, _ = io.Copy(os.Stdout, h.Stderr()) }()
-		go func() {
-			for range h.Events() {
-			}
-		}()
-		select {}
+		return fakeJobdeckMain()
 	case "listen":
 		life, _ := strconv.Atoi(os.Getenv("SUPTEST_LIFE"))
 		if life <= 0 {
@@ -119,4 +99,74 @@ func runHelper(mode string) int {
 	}
 	fmt.Fprintln(os.Stderr, "unknown helper mode", mode)
 	return 2
+}
+
+// fakeJobdeckMain is the fakejobdeck helper. Besides the job's output it
+// prints "HELPER-STARTED <leader pid> cgroup=<job cgroup>" and, when the
+// supervisor is lost, "HELPER-LOST <reason>". SUPTEST_ROCGROUP=1 remounts
+// the cgroup2 hierarchy read-only first (start it in a mount namespace of
+// its own), SUPTEST_NOCGROUP=1 starts the job without a cgroup,
+// SUPTEST_ADOPT=1 calls AdoptOrphans; the line "kill-supervisor" on stdin
+// SIGKILLs the job's supervisor.
+func fakeJobdeckMain() int {
+	Hygiene()
+	if os.Getenv("SUPTEST_ROCGROUP") == "1" {
+		if err := readOnlyCgroup2(); err != nil {
+			fmt.Println("HELPER-ERROR", err)
+			return 1
+		}
+	}
+	if os.Getenv("SUPTEST_ADOPT") == "1" {
+		if err := AdoptOrphans(); err != nil {
+			fmt.Println("HELPER-ERROR", err)
+			return 1
+		}
+	}
+	grace, _ := strconv.Atoi(os.Getenv("SUPTEST_GRACE_MS"))
+	h, err := Start(Config{
+		Command:  os.Getenv("SUPTEST_CMD"),
+		Dir:      os.TempDir(),
+		Env:      os.Environ(),
+		TTY:      os.Getenv("SUPTEST_TTY") == "1",
+		Grace:    time.Duration(grace) * time.Millisecond,
+		Session:  os.Getenv("SUPTEST_SESSION"),
+		NoCgroup: os.Getenv("SUPTEST_NOCGROUP") == "1",
+	})
+	if err != nil {
+		fmt.Println("HELPER-ERROR", err)
+		return 1
+	}
+	fmt.Println("HELPER-STARTED", h.Pid(), "cgroup="+h.Cgroup())
+	go func() { _, _ = io.Copy(os.Stdout, h.Stdout()) }()
+	go func() { _, _ = io.Copy(os.Stdout, h.Stderr()) }()
+	go func() {
+		for ev := range h.Events() {
+			if ev.Kind == EventLost {
+				fmt.Println("HELPER-LOST", ev.Err)
+			}
+		}
+	}()
+	go func() {
+		sc := bufio.NewScanner(os.Stdin)
+		for sc.Scan() {
+			if sc.Text() == "kill-supervisor" {
+				_ = h.proc.Signal(syscall.SIGKILL)
+			}
+		}
+	}()
+	select {}
+}
+
+// readOnlyCgroup2 remounts the cgroup2 hierarchy read-only in this
+// process's mount namespace (it must have one of its own), so that no job
+// can get a cgroup. Without a cgroup2 mount there is nothing to do.
+func readOnlyCgroup2() error {
+	mnt, _, err := cgroup2Mount()
+	if err != nil {
+		return nil
+	}
+	if err := syscall.Mount("none", mnt, "", syscall.MS_REMOUNT|syscall.MS_BIND|syscall.MS_RDONLY, ""); err != nil {
+		return fmt.Errorf("remount %s read-only: %w", mnt, err)
+	}
+	return nil
 }

@@ -161,20 +161,6 @@ func commandFitsEnv(cmd []byte) bool {
 	return len(envCommand)+1+len(cmd)+1 <= maxArgStrlen
 }
 
-// privateDir makes the job's private directory (os.MkdirTemp, 0700): it
-// holds the stop mark and, for a long command, the command file. The base
-// directory is the job's TMPDIR when that is a directory, else the
-// supervisor's os.TempDir.
-func privateDir(env []string) (string, error) {
-	base := os.TempDir()
-	if t, ok := lookEnv(env, "TMPDIR"); ok && filepath.IsAbs(t) {
-		if st, err := os.Stat(t); err == nil && st.IsDir() {
-			base = t
-		}
-	}
-	return os.MkdirTemp(base, "jobdeck-job-")
-}
-
 // writeCommandFile writes cmd to the 0600 file "command" in the private
 // directory dir and returns its path.
 func writeCommandFile(cmd []byte, dir string) (string, error) {

@@ -14,9 +14,10 @@ import (
 // cleanupLost kills what a lost supervisor left of its job: first the
 // job's cgroup (cgroup.kill reaches processes that scrubbed their
 // environment), then every process whose initial environment carries both
-// markers EnvSession=session and EnvJob=job. Each such process is opened as
-// a pidfd and its environment is read again through /proc/<pid> before
-// SIGKILL goes through the pidfd, so a recycled pid is never hit. The
+// markers EnvSession=session and EnvJob=job (each opened as a pidfd, its
+// environment read again through /proc/<pid> before SIGKILL goes through
+// the pidfd, so a recycled pid is never hit), then, where this process
+// adopts orphans (AdoptOrphans), whatever of the tree came back to it. The
 // leader itself died already (Pdeathsig). It returns what it did, for
 // EventLost.
 func cleanupLost(session string, job int, cgroup string) string {
@@ -41,6 +42,11 @@ func cleanupLost(session string, job int, cgroup string) string {
 		parts = append(parts, "killed 1 process carrying its markers")
 	default:
 		parts = append(parts, fmt.Sprintf("killed %d processes carrying its markers", n))
+	}
+	// What neither found (no cgroup, environment scrubbed) came back to
+	// jobdeck, if it is a subreaper (AdoptOrphans).
+	if note := orphanNote(time.Now().Add(orphanSettle)); note != "" {
+		parts = append(parts, note)
 	}
 	return strings.Join(parts, "; ")
 }

@@ -181,7 +181,7 @@ func (s *sup) startLeader() (code int, ok bool) {
 		}
 		s.cg = cg
 	}
-	if d, err := privateDir(env); err == nil {
+	if d, err := privateDir(env, s.req.Session, s.req.Job); err == nil {
 		s.tmpDir = d
 	} else {
 		s.notes = append(s.notes, fmt.Sprintf("no private temporary directory (%v): a stop reports the leader's own fate", err))

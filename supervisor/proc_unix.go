@@ -16,6 +16,7 @@ type procKey struct {
 // procStat is the part of /proc/<pid>/stat the supervisor uses (proc(5)).
 type procStat struct {
 	pid, ppid, pgid int
+	sid             int  // session ID (field 6)
 	state           byte // R, S, D, T, t, Z, X, …
 	start           uint64
 }

@@ -86,10 +86,14 @@ func Start(cfg Config) (*Handle, error) {
 	// Its own process group: Ctrl-C, Ctrl-\ and job-control signals of
 	// jobdeck's terminal go to the foreground group and never reach it.
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	pidfd := -1
+	supervisorPidfd(cmd.SysProcAttr, &pidfd)
 	if err := cmd.Start(); err != nil {
 		return nil, startErr(ErrSupervisor, fmt.Sprintf("start the supervisor %s: %v", c.Exe, err))
 	}
 	proc := cmd.Process
+	waiter := newExitWaiter(proc, pidfd)
+	tmpBase := privateBase(c.Env)
 	// jobdeck's copies of the child ends: EOF on evR / outR / errR must
 	// mean that the supervisor and the job are gone.
 	for _, f := range []*os.File{ctlR, evW, outW, errW} {
@@ -127,6 +131,8 @@ func Start(cfg Config) (*Handle, error) {
 		owned.remove(ctlW, evR, outR, errR)
 		h := &Handle{
 			proc:    proc,
+			waiter:  waiter,
+			tmpBase: tmpBase,
 			stdout:  outR,
 			stderr:  errR,
 			events:  make(chan Event, eventBuffer),
@@ -145,12 +151,13 @@ func Start(cfg Config) (*Handle, error) {
 	ctlW.Close()
 	owned.remove(ctlW)
 	if derr == nil && first.Ev == evFailed {
-		waitBounded(proc, 5*time.Second)
+		waitBounded(waiter, proc, 5*time.Second)
 		return nil, startErr(failSentinel(first.Kind), first.Reason)
 	}
 	_ = proc.Kill() // pidfd-backed: cannot hit a recycled pid
-	state, _ := proc.Wait()
+	state, _ := waiter.wait()
 	what := cleanupLost(c.Session, c.Job, guessCgroup(c.Session, c.Job))
+	removePrivateDirs(tmpBase, c.Session, c.Job)
 	var why string
 	switch {
 	case derr == nil:
@@ -165,8 +172,8 @@ func Start(cfg Config) (*Handle, error) {
 	default:
 		why = fmt.Sprintf("reading the supervisor's first event: %v", derr)
 	}
-	if state != nil {
-		why += " (" + state.String() + ")"
+	if state != "" {
+		why += " (" + state + ")"
 	}
 	if what != "" {
 		why += "; " + what
@@ -187,10 +194,11 @@ func failSentinel(kind string) error {
 	return ErrSupervisor
 }
 
-// waitBounded reaps p, killing it first if it has not exited within d.
-func waitBounded(p *os.Process, d time.Duration) {
+// waitBounded reaps the supervisor, killing it first if it has not exited
+// within d.
+func waitBounded(w *exitWaiter, p *os.Process, d time.Duration) {
 	t := time.AfterFunc(d, func() { _ = p.Kill() })
-	_, _ = p.Wait()
+	_, _ = w.wait()
 	t.Stop()
 }
 
@@ -218,7 +226,7 @@ func (h *Handle) readEvents(dec *json.Decoder, evR *os.File) {
 		h.events <- ev
 	}
 	evR.Close()
-	state, werr := h.proc.Wait()
+	state, werr := h.waiter.wait()
 	// Nobody reads the control pipe any more: release it even when the
 	// caller never calls Close.
 	h.ctlMu.Lock()
@@ -234,13 +242,16 @@ func (h *Handle) readEvents(dec *json.Decoder, evR *os.File) {
 	switch {
 	case werr != nil:
 		why += fmt.Sprintf(" (wait: %v)", werr)
-	case state != nil:
-		why += " (" + state.String() + ")"
+	case state != "":
+		why += " (" + state + ")"
 	}
 	if decodeErr != nil {
 		why += fmt.Sprintf("; its events were unreadable: %v", decodeErr)
 	}
 	why += "; " + cleanupLost(h.session, h.job, h.cgroup)
+	// The supervisor removes the job's private directory when the tree is
+	// empty; it did not get there.
+	removePrivateDirs(h.tmpBase, h.session, h.job)
 	h.events <- Event{Kind: EventLost, Time: time.Now(), Err: why}
 }
 

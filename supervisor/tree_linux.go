@@ -28,11 +28,12 @@ func readStat(pid int) (procStat, error) {
 	}
 	ppid, err1 := strconv.Atoi(string(f[1]))
 	pgid, err2 := strconv.Atoi(string(f[2]))
-	start, err3 := strconv.ParseUint(string(f[19]), 10, 64)
-	if err1 != nil || err2 != nil || err3 != nil {
+	sid, err3 := strconv.Atoi(string(f[3]))
+	start, err4 := strconv.ParseUint(string(f[19]), 10, 64)
+	if err1 != nil || err2 != nil || err3 != nil || err4 != nil {
 		return procStat{}, errors.New("malformed stat")
 	}
-	return procStat{pid: pid, ppid: ppid, pgid: pgid, state: f[0][0], start: start}, nil
+	return procStat{pid: pid, ppid: ppid, pgid: pgid, sid: sid, state: f[0][0], start: start}, nil
 }
 
 // childrenOf lists the children of every thread of pid, from
