@@ -65,6 +65,11 @@ func Start(cfg Config) (*Handle, error) {
 		if err := rawOutput(outW); err != nil {
 			notes = append(notes, fmt.Sprintf("pty output stays cooked (\\n becomes \\r\\n): %v", err))
 		}
+		if p, err := pollable(outR); err == nil && p != outR {
+			owned.remove(outR)
+			outR = p
+			owned.add(outR)
+		}
 	} else {
 		outR, outW, err = os.Pipe()
 		if err != nil {
