@@ -196,11 +196,13 @@ func (j *job) eventLoop(events <-chan supervisor.Event) {
 					j.stopInfo.KillSent += ev.Count
 				}
 			}
+		case supervisor.EventLimit:
+			j.errMsg = addNote(j.errMsg, ev.Note)
 		case supervisor.EventEmpty, supervisor.EventLost:
 			j.treeEmpty = true
 			j.remaining = 0
 			if ev.Kind == supervisor.EventLost {
-				j.errMsg = ev.Err
+				j.errMsg = addNote(j.errMsg, ev.Err)
 			}
 			if j.stopInfo != nil && j.stopInfo.Done.IsZero() {
 				j.stopInfo.Done = ev.Time
@@ -227,6 +229,14 @@ func (j *job) eventLoop(events <-chan supervisor.Event) {
 	}
 	j.mu.Unlock()
 	j.checkDone()
+}
+
+// addNote appends note to the job's Err text.
+func addNote(text, note string) string {
+	if text == "" {
+		return note
+	}
+	return text + "; " + note
 }
 
 // checkDone finishes the job once its tree is empty and its output read.

@@ -106,9 +106,14 @@ const (
 	// of the tree (its cgroup, and processes carrying the job's markers);
 	// Event.Err says what happened. It is the last event.
 	EventLost
+	// EventLimit: the job was seen at its process limit (its forks
+	// failed); Event.Note says which limit and how it was seen. At most
+	// once per job, at any time before the last event.
+	EventLimit
 )
 
-// String returns the kind's name: exit, remaining, signalled, empty, lost.
+// String returns the kind's name: exit, remaining, signalled, empty, lost,
+// limit.
 func (k EventKind) String() string {
 	switch k {
 	case EventExit:
@@ -121,6 +126,8 @@ func (k EventKind) String() string {
 		return "empty"
 	case EventLost:
 		return "lost"
+	case EventLimit:
+		return "limit"
 	}
 	return "unknown"
 }
@@ -134,6 +141,7 @@ type Event struct {
 	Signal    int        // EventSignalled
 	Count     int        // EventSignalled
 	Err       string     // EventLost
+	Note      string     // EventLimit
 }
 
 // Errors a StartError can wrap (test with errors.Is).

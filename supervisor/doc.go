@@ -24,12 +24,19 @@
 // other processes still run); EventRemaining whenever that number changes
 // after the leader exited or while a stop runs (a last one with 0 precedes
 // EventEmpty when a non-zero number was reported); EventSignalled for each
-// step of a stop; and last either EventEmpty (the tree is empty) or
+// step of a stop; EventLimit at most once, when the job was seen at its
+// process limit; and last either EventEmpty (the tree is empty) or
 // EventLost (the supervisor died; jobdeck then killed the job's cgroup,
 // every process carrying its environment markers and, where it adopts
 // orphans, what of the tree came back to it, and removed the job's private
 // directory). The channel closes after the last event, once the supervisor
 // was reaped.
+//
+// Process limit: the leader's wrapper lowers its soft RLIMIT_NPROC to 64
+// below jobdeck's (half of it below 128), where that limit is finite and
+// binds the user, and the job's cgroup gets pids.max where it has the pids
+// controller, so that a fork bomb fails inside the job and leaves jobdeck
+// and the supervisors the threads they need (limit_linux.go).
 //
 // Stopping (DESIGN §3): the tree is opened first (every descendant found by
 // walking /proc/<pid>/task/*/children, opened as a pidfd and re-checked as a

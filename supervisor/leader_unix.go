@@ -20,6 +20,7 @@ const (
 	envCommand     = "JOBDECK_COMMAND"
 	envCommandFile = "JOBDECK_COMMAND_FILE"
 	envStopMark    = "JOBDECK_STOP_MARK"
+	envNproc       = "JOBDECK_NPROC"
 )
 
 // maxArgStrlen is MAX_ARG_STRLEN on Linux: one argv or environment string,
@@ -61,18 +62,22 @@ func wrapperTrap(sig string) string {
 		`builtin kill -s ` + sig + ` $$' ` + sig + `; `
 }
 
+// The wrapper also lowers its soft RLIMIT_NPROC to $JOBDECK_NPROC when
+// that is set (procLimit), before anything of the job runs, so that every
+// process of the job inherits it.
 var (
 	wrapperPrologue = wrapperTrap("TERM") + wrapperTrap("INT") + wrapperTrap("HUP") +
+		`builtin test -n "$` + envNproc + `" && builtin ulimit -S -u "$` + envNproc + `" 2>/dev/null; ` +
 		`__jobdeck_m=$` + envStopMark + `; `
 	// wrapperEnv evals $JOBDECK_COMMAND.
 	wrapperEnv = wrapperPrologue + `__jobdeck_c=$` + envCommand + `; ` +
-		`builtin unset ` + envStopMark + ` ` + envCommand + `; builtin eval "$__jobdeck_c"`
+		`builtin unset ` + envStopMark + ` ` + envNproc + ` ` + envCommand + `; builtin eval "$__jobdeck_c"`
 	// wrapperFile reads the command from the file $JOBDECK_COMMAND_FILE
 	// (read -d '' reads to EOF, keeping every byte), removes the file, and
 	// evals the text.
 	wrapperFile = wrapperPrologue + `IFS= builtin read -r -d '' __jobdeck_c < "$` + envCommandFile + `"; ` +
 		`command rm -f -- "$` + envCommandFile + `" 2>/dev/null; ` +
-		`builtin unset ` + envStopMark + ` ` + envCommandFile + `; builtin eval "$__jobdeck_c"`
+		`builtin unset ` + envStopMark + ` ` + envNproc + ` ` + envCommandFile + `; builtin eval "$__jobdeck_c"`
 )
 
 // defaultPath is searched for bash when the job's environment has no PATH
@@ -85,7 +90,7 @@ const defaultPath = "/usr/local/bin:/usr/bin:/bin"
 func jobEnv(req *startRequest, dir string) []string {
 	drop := map[string]bool{
 		"BASH_ENV": true, "ENV": true, "PWD": true,
-		EnvSession: true, EnvJob: true, envCommand: true, envCommandFile: true, envStopMark: true,
+		EnvSession: true, EnvJob: true, envCommand: true, envCommandFile: true, envStopMark: true, envNproc: true,
 	}
 	env := make([]string, 0, len(req.Env)+4)
 	for _, b := range req.Env {

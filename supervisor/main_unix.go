@@ -11,6 +11,7 @@ import (
 	"os/signal"
 	"path/filepath"
 	"runtime"
+	"strconv"
 	"sync"
 	"syscall"
 	"time"
@@ -109,6 +110,9 @@ type sup struct {
 
 	out, errf *os.File   // fds 4 and 5 until the leader has them
 	cg        *jobCgroup // nil: no cgroup
+	limit     procLimit  // what bounds the job's processes
+	limitSaid bool       // the "limit" event was sent
+	nextLimit time.Time  // when the limit may be checked again
 	tmpDir    string     // private directory (stop mark, command file), or ""
 	notes     []string
 
@@ -181,6 +185,16 @@ func (s *sup) startLeader() (code int, ok bool) {
 		}
 		s.cg = cg
 	}
+	s.limit = newProcLimit()
+	if s.cg != nil {
+		s.limit.pids = s.cg.setPidsMax(s.limit)
+	}
+	if n := s.limit.note(); n != "" {
+		s.notes = append(s.notes, n)
+	}
+	if s.limit.nproc > 0 {
+		env = append(env, envNproc+"="+strconv.FormatUint(s.limit.nproc, 10))
+	}
 	if d, err := privateDir(env, s.req.Session, s.req.Job); err == nil {
 		s.tmpDir = d
 	} else {
@@ -230,6 +244,7 @@ func (s *sup) startLeader() (code int, ok bool) {
 			s.notes = append(s.notes, fmt.Sprintf("could not start the job in its cgroup (%v); stops rely on the subreaper walk", err))
 			_ = s.cg.remove(time.Second)
 			s.cg = nil
+			s.limit.pids = 0
 			continue
 		case errors.Is(err, syscall.ENOENT), errors.Is(err, syscall.EACCES), errors.Is(err, syscall.ENOEXEC):
 			return s.fail(failShell, fmt.Sprintf("cannot run %s: %v", bash, err), 1), false

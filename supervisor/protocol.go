@@ -23,6 +23,7 @@ import (
 //	  {"ev":"exit","code":C,"signal":S,"core":B,"remaining":N}
 //	  {"ev":"remaining","remaining":N}
 //	  {"ev":"signalled","signal":S,"count":N}
+//	  {"ev":"limit","reason":"…"}                                       at most once
 //	  {"ev":"empty"}                                                    last
 //
 // Every event carries "t", the supervisor's clock in Unix nanoseconds.
@@ -65,6 +66,7 @@ const (
 	evRemaining = "remaining"
 	evSignalled = "signalled"
 	evEmpty     = "empty"
+	evLimit     = "limit"
 )
 
 // Kinds of "failed" events, mapped to the sentinels of StartError.

@@ -280,6 +280,9 @@ func (w wireEvent) toEvent() (Event, bool) {
 		ev.Signal, ev.Count = w.Signal, w.Count
 	case evEmpty:
 		ev.Kind = EventEmpty
+	case evLimit:
+		ev.Kind = EventLimit
+		ev.Note = w.Reason
 	default:
 		return ev, false
 	}

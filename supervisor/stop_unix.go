@@ -19,6 +19,7 @@ const (
 	killEvery   = 20 * time.Millisecond  // after the grace: SIGKILL rounds until ECHILD
 	countEvery  = 500 * time.Millisecond // recount while the leader is gone or a stop runs
 	countMinGap = 20 * time.Millisecond  // coalesce recounts after bursts of reaps
+	limitEvery  = time.Second            // at most this often: is the job at its process limit?
 )
 
 // reapKind says what the reaper saw.
@@ -138,6 +139,9 @@ func (s *sup) requestStop(grace time.Duration) {
 		return
 	case !s.stopping:
 		s.stopping = true
+		// Before any signal: a fork bomb is at its limit now, not once
+		// SIGTERM thinned it out.
+		s.checkLimit(now, 0, true)
 		// Tell the leader's wrapper that this stop is jobdeck's (see
 		// wrapperTrap) before any signal goes out.
 		if mark := stopMark(s.tmpDir); mark != "" {
@@ -329,7 +333,9 @@ func (s *sup) onLeaderExit(ws unix.WaitStatus) {
 // changed.
 func (s *sup) recount(now time.Time) {
 	s.lastCount, s.countDirty = now, false
-	if n := s.countRunning(); n != s.reported {
+	n, tree := s.countTree()
+	s.checkLimit(now, tree, false)
+	if n != s.reported {
 		s.reported = n
 		s.ev.emit(wireEvent{Ev: evRemaining, Remaining: n})
 	}
@@ -344,13 +350,40 @@ func (s *sup) recount(now time.Time) {
 // came back to the subreaper. `(while :; do echo tick; sleep 1; done) &
 // exit 0` leaves 1 running, not 1 plus whichever sleep is current.
 func (s *sup) countRunning() int {
-	n := 0
+	n, _ := s.countTree()
+	return n
+}
+
+// countTree is countRunning, and the number of the tree's live processes.
+func (s *sup) countTree() (running, tree int) {
 	for _, p := range walkTree(s.self) {
-		if !p.zombie() && p.key() != s.leaderKey && p.ppid == s.self {
-			n++
+		if p.zombie() {
+			continue
+		}
+		tree++
+		if p.key() != s.leaderKey && p.ppid == s.self {
+			running++
 		}
 	}
-	return n
+	return running, tree
+}
+
+// checkLimit sends the "limit" event (once) when the job is at its process
+// limit (procLimit.reached), looking at most every limitEvery unless
+// force. tree is the number of the tree's live processes, if known.
+func (s *sup) checkLimit(now time.Time, tree int, force bool) {
+	if s.limitSaid || (!force && now.Before(s.nextLimit)) {
+		return
+	}
+	s.nextLimit = now.Add(limitEvery)
+	cg := ""
+	if s.cg != nil {
+		cg = s.cg.dir
+	}
+	if msg := s.limit.reached(cg, tree, force); msg != "" {
+		s.limitSaid = true
+		s.ev.emit(wireEvent{Ev: evLimit, Reason: msg})
+	}
 }
 
 // finish reports the empty tree (after a last "remaining 0" when a
@@ -360,6 +393,8 @@ func (s *sup) finish() {
 	if s.reported > 0 {
 		s.ev.emit(wireEvent{Ev: evRemaining, Remaining: 0})
 	}
+	s.nextLimit = time.Time{} // a last look (pids.events counts every refused fork)
+	s.checkLimit(time.Now(), 0, false)
 	s.ev.emit(wireEvent{Ev: evEmpty})
 	if s.cg != nil {
 		_ = s.cg.remove(time.Second)

@@ -1,0 +1,57 @@
+//go:build linux
+
+package supervisor
+
+import (
+	"os"
+	"path/filepath"
+	"testing"
+)
+
+// TestJobNproc: a job gets 64 fewer processes than jobdeck, or half when
+// jobdeck's limit is below 128.
+func TestJobNproc(t *testing.T) {
+	t.Parallel()
+	for own, want := range map[uint64]uint64{96365: 96301, 200: 136, 128: 64, 127: 64, 60: 30, 1: 1} {
+		if got := jobNproc(own); got != want {
+			t.Errorf("jobNproc(%d) = %d, want %d", own, got, want)
+		}
+	}
+}
+
+// TestLimitReached: with a pids controller the cgroup's pids.events says
+// whether forks were refused; without one the user's tasks are counted
+// against RLIMIT_NPROC, and only when forced or when the tree is big.
+func TestLimitReached(t *testing.T) {
+	t.Parallel()
+	cg := t.TempDir()
+	events := filepath.Join(cg, "pids.events")
+	if err := os.WriteFile(events, []byte("max 0\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	l := procLimit{pids: 100}
+	if msg := l.reached(cg, 0, true); msg != "" {
+		t.Errorf("max 0: %q, want nothing", msg)
+	}
+	if err := os.WriteFile(events, []byte("max 17\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if msg := l.reached(cg, 0, false); msg == "" {
+		t.Errorf("max 17: nothing said")
+	}
+	mine := userTasks(os.Getuid())
+	if mine < 2 { // this test binary has several threads
+		t.Fatalf("userTasks(%d) = %d", os.Getuid(), mine)
+	}
+	at := procLimit{nproc: mine, own: mine + 64, uid: os.Getuid()}
+	if msg := at.reached("", 0, true); msg == "" {
+		t.Errorf("%d tasks at a limit of %d: nothing said", mine, at.nproc)
+	}
+	if msg := at.reached("", 0, false); msg != "" {
+		t.Errorf("an unforced look at a tree of 0 processes scanned /proc: %q", msg)
+	}
+	above := procLimit{nproc: 1 << 40, uid: os.Getuid()}
+	if msg := above.reached("", 1<<40, true); msg != "" {
+		t.Errorf("far below the limit: %q", msg)
+	}
+}
