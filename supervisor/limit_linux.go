@@ -102,15 +102,6 @@ func readUintFile(path string) uint64 {
 	return n
 }
 
-// note says how the job's processes are limited, for Handle.Notes, when
-// nothing limits them.
-func (l procLimit) note() string {
-	if l.nproc == 0 && l.pids == 0 {
-		return "no process limit for the job (RLIMIT_NPROC is unlimited or does not bind this user, and its cgroup has no pids controller): a fork bomb in it can starve jobdeck"
-	}
-	return ""
-}
-
 // reached checks whether the job is at its process limit and, if so,
 // says so. With a pids controller it reads pids.events ("max": forks the
 // cgroup refused), exact and cheap. Otherwise it counts the user's

@@ -2,8 +2,6 @@
 
 package supervisor
 
-import "runtime"
-
 // procLimit is what bounds the number of a job's processes: nothing here
 // (no pids controller, and no /proc to see a limit reached).
 type procLimit struct{ nproc, pids uint64 }
@@ -11,9 +9,5 @@ type procLimit struct{ nproc, pids uint64 }
 func newProcLimit() procLimit { return procLimit{} }
 
 func (c *jobCgroup) setPidsMax(procLimit) uint64 { return 0 }
-
-func (l procLimit) note() string {
-	return "no process limit for jobs on " + runtime.GOOS + ": a fork bomb in a job can starve jobdeck"
-}
 
 func (l procLimit) reached(string, int, bool) string { return "" }

@@ -189,9 +189,6 @@ func (s *sup) startLeader() (code int, ok bool) {
 	if s.cg != nil {
 		s.limit.pids = s.cg.setPidsMax(s.limit)
 	}
-	if n := s.limit.note(); n != "" {
-		s.notes = append(s.notes, n)
-	}
 	if s.limit.nproc > 0 {
 		env = append(env, envNproc+"="+strconv.FormatUint(s.limit.nproc, 10))
 	}
