@@ -18,6 +18,7 @@ import (
 	"time"
 
 	"github.com/jobdeck/jobdeck/internal/testtimeout"
+	"github.com/jobdeck/jobdeck/supervisor"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"golang.org/x/sys/unix"
 )
@@ -32,24 +33,34 @@ import (
 // limit, jobdeck under `ulimit -u 60` aborted in 6 of 10 such runs
 // (`runtime/cgo: pthread_create failed`) and could start no other job.
 func TestForkBomb(t *testing.T) {
-	for _, ulimit := range []int{60, 200} {
-		t.Run(fmt.Sprintf("ulimit-u-%d", ulimit), func(t *testing.T) { testForkBomb(t, ulimit) })
-	}
-}
-
-func testForkBomb(t *testing.T, bombUlimit int) {
+	t.Parallel()
 	if os.Geteuid() != 0 {
 		t.Skip("needs root, to run jobdeck as a throwaway uid: RLIMIT_NPROC does not bind root, so the test must not run jobdeck as root")
 	}
 	if _, err := exec.LookPath("bash"); err != nil {
 		t.Skip("needs bash")
 	}
-	uid := throwawayUID(t)
+	taken := map[int]bool{}
+	for _, ulimit := range []int{60, 200} {
+		uid := throwawayUID(t, taken)
+		taken[uid] = true
+		t.Run(fmt.Sprintf("ulimit-u-%d", ulimit), func(t *testing.T) {
+			t.Parallel()
+			testForkBomb(t, uid, ulimit)
+		})
+	}
+}
+
+// testForkBomb runs TestForkBomb's story as uid under `ulimit -u
+// bombUlimit`. jobdeck --serve is a relay to the session process that hosts
+// the jobs; both run as uid with that limit.
+func testForkBomb(t *testing.T, uid, bombUlimit int) {
 	home, bin := prepareUIDHome(t, uid)
 	cmd := exec.Command("bash", "-c", `ulimit -u `+strconv.Itoa(bombUlimit)+` && exec "$0" --serve --grace 1s`, bin)
 	cmd.Dir = home
+	sessions := filepath.Join(home, "sessions")
 	cmd.Env = []string{"PATH=" + os.Getenv("PATH"), "HOME=" + home, "TMPDIR=" + home, "LC_ALL=C", asJobdeckEnv + "=1",
-		"GORACE=atexit_sleep_ms=0"}
+		"GORACE=atexit_sleep_ms=0", "JOBDECK_SESSION_DIR=" + sessions}
 	cmd.SysProcAttr = &syscall.SysProcAttr{Credential: &syscall.Credential{Uid: uint32(uid), Gid: uint32(uid)}}
 	var stderr lockedBuffer
 	cmd.Stderr = &stderr
@@ -106,13 +117,15 @@ func testForkBomb(t *testing.T, bombUlimit int) {
 	if !strings.Contains(final, "process limit") {
 		t.Errorf("the final report does not say the job hit its process limit:\n%.2000s", final)
 	}
-	left := uint64(0)
-	if !waitUntilTrue(testtimeout.Scale(10*time.Second), func() bool { left = uidTasks(uid); return left < jobLimit/2 }) {
-		t.Errorf("uid %d still has %d tasks after the kill", uid, left)
+	// Only jobdeck is left: the --serve relay and the session process that
+	// hosts the jobs (every job is over, so no supervisor runs).
+	var left []string
+	if !waitUntilTrue(testtimeout.Scale(10*time.Second), func() bool { left = notJobdeck(uid, bin); return len(left) == 0 }) {
+		t.Errorf("uid %d still runs other processes than jobdeck after the kill: %v", uid, left)
 	}
 	pings, slowest, failed := p.stop()
 	t.Logf("uid %d, ulimit -u %d: peak %d tasks; %d pings, slowest %v, %d failed; job_kill took %v; %d tasks after; report head:\n%.600s",
-		uid, bombUlimit, peak, pings, slowest.Round(time.Millisecond), len(failed), killTook.Round(time.Millisecond), left, final)
+		uid, bombUlimit, peak, pings, slowest.Round(time.Millisecond), len(failed), killTook.Round(time.Millisecond), uidTasks(uid), final)
 	if len(failed) > 0 {
 		t.Errorf("jobdeck did not answer %d of %d pings: %v", len(failed), pings, failed[:min(len(failed), 5)])
 	}
@@ -122,21 +135,32 @@ func testForkBomb(t *testing.T, bombUlimit int) {
 	if cmd.ProcessState == nil || !cmd.ProcessState.Success() {
 		t.Errorf("jobdeck did not exit 0 after EOF: %v", cmd.ProcessState)
 	}
+	// The session lingers a few seconds after its last client, then ends.
+	if !waitUntilTrue(testtimeout.Scale(20*time.Second), func() bool { return len(uidProcs(uid)) == 0 }) {
+		t.Errorf("uid %d still runs processes after jobdeck's session should have ended: %v", uid, uidProcs(uid))
+	}
+	logs, _ := filepath.Glob(filepath.Join(sessions, "*.log"))
+	out := stderr.String()
+	for _, l := range logs {
+		b, _ := os.ReadFile(l)
+		out += string(b)
+	}
 	for _, bad := range []string{"pthread_create", "failed to create new OS thread", "fatal error", "panic"} {
-		if strings.Contains(stderr.String(), bad) {
-			t.Errorf("jobdeck's stderr has %q:\n%s", bad, stderr.String())
+		if strings.Contains(out, bad) {
+			t.Errorf("jobdeck's stderr or session log has %q:\n%s", bad, out)
 		}
 	}
 }
 
-// throwawayUID returns a uid that /etc/passwd does not list and that runs
-// no process now (PLAN.md: 62000 + pid%1000, or the next free one).
-func throwawayUID(t *testing.T) int {
+// throwawayUID returns a uid that /etc/passwd does not list, that runs no
+// process now and that is not taken (62000 + pid%1000, or the next free
+// one).
+func throwawayUID(t *testing.T, taken map[int]bool) int {
 	t.Helper()
 	passwd, _ := os.ReadFile("/etc/passwd")
 	for i := 0; i < 1000; i++ {
 		uid := 62000 + (os.Getpid()+i)%1000
-		if !bytes.Contains(passwd, []byte(":"+strconv.Itoa(uid)+":")) && uidTasks(uid) == 0 {
+		if !taken[uid] && !bytes.Contains(passwd, []byte(":"+strconv.Itoa(uid)+":")) && uidTasks(uid) == 0 {
 			return uid
 		}
 	}
@@ -188,6 +212,28 @@ func uidTasks(uid int) uint64 {
 	var n uint64
 	forUID(uid, func(_ int, threads uint64) { n += threads })
 	return n
+}
+
+// notJobdeck lists the processes of uid that are not jobdeck itself (the
+// binary bin, not running as a supervisor).
+func notJobdeck(uid int, bin string) []string {
+	var out []string
+	for _, pid := range uidProcs(uid) {
+		exe, _ := os.Readlink(fmt.Sprintf("/proc/%d/exe", pid))
+		argv, _ := os.ReadFile(fmt.Sprintf("/proc/%d/cmdline", pid))
+		args := strings.Split(string(argv), "\x00")
+		if exe != bin || (len(args) > 1 && args[1] == supervisor.Arg) {
+			out = append(out, fmt.Sprintf("%d %s", pid, strings.Join(args, " ")))
+		}
+	}
+	return out
+}
+
+// uidProcs lists the processes whose real uid is uid.
+func uidProcs(uid int) []int {
+	var pids []int
+	forUID(uid, func(pid int, _ uint64) { pids = append(pids, pid) })
+	return pids
 }
 
 // killUID SIGKILLs every process of uid (through a pidfd, checking the uid
