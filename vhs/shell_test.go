@@ -22,6 +22,15 @@ import (
 // prompt. The Term is closed (and the test fails on leftovers) at cleanup.
 func startShell(t *testing.T, cols, rows int) *Term {
 	t.Helper()
+	term, _ := startShellEnv(t, cols, rows)
+	return term
+}
+
+// startShellEnv is startShell that also returns the shell's environment,
+// for other jobdeck processes that are to meet the shell's in one session
+// (same JOBDECK_SESSION_DIR); extra entries are added to it.
+func startShellEnv(t *testing.T, cols, rows int, extra ...string) (*Term, []string) {
+	t.Helper()
 	bin := jobdeckDir(t)
 	bash, err := exec.LookPath("bash")
 	if err != nil {
@@ -43,6 +52,7 @@ func startShell(t *testing.T, cols, rows int) *Term {
 	if tmp := os.Getenv("TMPDIR"); tmp != "" {
 		env = append(env, "TMPDIR="+tmp)
 	}
+	env = append(env, extra...)
 	term, err := StartTerm(TermOptions{Argv: append([]string{bash}, ShellArgv[1:]...), Env: env, Dir: dir, Cols: cols, Rows: rows})
 	if err != nil {
 		t.Fatal(err)
@@ -57,7 +67,7 @@ func startShell(t *testing.T, cols, rows int) *Term {
 	if err := term.Settle(100*time.Millisecond, 5*time.Second); err != nil {
 		t.Fatal(err)
 	}
-	return term
+	return term, env
 }
 
 // waitScreen polls the screen (scope "Screen") or the cursor line ("Line")

@@ -1,0 +1,130 @@
+package vhs
+
+import (
+	"bytes"
+	"context"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	uv "github.com/charmbracelet/ultraviolet"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+// The console and an agent in one worktree share one session: these tests
+// run both, as a developer and a coding agent would, each a real jobdeck
+// process (the console in a terminal, `jobdeck --serve` under the go-sdk's
+// client), meeting in the session their worktree names.
+
+// agentIn starts `jobdeck --serve` with env (the shell's, so that it meets
+// the console's session) in the vhs directory and returns its client.
+func agentIn(t *testing.T, env []string, name string) *mcp.ClientSession {
+	t.Helper()
+	dir, err := os.Getwd()
+	if err != nil {
+		t.Fatal(err)
+	}
+	cmd := exec.Command(filepath.Join(jobdeckDir(t), "jobdeck"), "--serve", "--grace", "1s", "--linger", "1s")
+	cmd.Dir = dir
+	cmd.Env = env
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	ctx, cancel := context.WithTimeout(t.Context(), 30*time.Second)
+	defer cancel()
+	cs, err := mcp.NewClient(&mcp.Implementation{Name: name, Version: "1"}, nil).
+		Connect(ctx, &mcp.CommandTransport{Command: cmd, TerminateDuration: 5 * time.Second}, nil)
+	if err != nil {
+		t.Fatalf("connect %s: %v\n%s", name, err, stderr.String())
+	}
+	t.Cleanup(func() { cs.Close() })
+	return cs
+}
+
+// tool calls a tool and returns its text; a tool error fails the test.
+func tool(t *testing.T, cs *mcp.ClientSession, name string, args map[string]any) string {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(t.Context(), 60*time.Second)
+	defer cancel()
+	res, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: name, Arguments: args})
+	if err != nil {
+		t.Fatalf("%s: %v", name, err)
+	}
+	var b strings.Builder
+	for _, c := range res.Content {
+		if tc, ok := c.(*mcp.TextContent); ok {
+			b.WriteString(tc.Text)
+		}
+	}
+	if res.IsError {
+		t.Fatalf("%s %v: tool error: %s", name, args, b.String())
+	}
+	return b.String()
+}
+
+// sessionMark is a marker for one test's jobs (in their environment).
+func sessionMark() string {
+	return "vhssess-" + strconv.Itoa(os.Getpid()) + "-" + strconv.FormatInt(time.Now().UnixNano(), 10)
+}
+
+// Agent first, then the console: the console shows the agent's dev server
+// within a second of the agent starting it, kills it with x, y, and the
+// agent's next result says the console stopped it. Nothing is left.
+func TestAgentJobKilledFromConsole(t *testing.T) {
+	t.Parallel()
+	term, env := startShellEnv(t, 120, 30)
+	mark := sessionMark()
+	agent := agentIn(t, env, "claude-code")
+	typeLine(term, "jobdeck")
+	waitScreen(t, term, "Screen", `No jobs yet`, 15*time.Second)
+	start := time.Now()
+	tool(t, agent, "background", map[string]any{
+		"command": "export DEMO_MARK=" + mark + "; echo dev server ready on 5173; sleep 300",
+		"name":    "web",
+	})
+	waitScreen(t, term, "Screen", `dev server ready on 5173`, 10*time.Second)
+	t.Logf("the agent's job reached the console's screen %v after background returned", time.Since(start).Round(time.Millisecond))
+	term.SendText("x")
+	waitScreen(t, term, "Screen", `kill job 0 .* y/n`, 5*time.Second)
+	term.SendText("y")
+	waitScreen(t, term, "Screen", `killed by SIGTERM`, 15*time.Second)
+	rep := tool(t, agent, "job_status", map[string]any{"id": "web"})
+	if !strings.Contains(rep, "console") {
+		t.Errorf("the agent is not told that the console stopped its job:\n%s", rep)
+	}
+	term.SendText("q")
+	if code := ownScan(t, mark, "5"); code != 0 {
+		t.Errorf("leftovers after the console's kill (leftovers.sh exited %d)", code)
+	}
+}
+
+// Console first, started with a job; an agent joins, reads that job and
+// starts its own, which runs with the agent's environment, not the
+// console's.
+func TestAgentJoinsConsole(t *testing.T) {
+	t.Parallel()
+	mark := sessionMark()
+	term, env := startShellEnv(t, 120, 30)
+	typeLine(term, "WHO=console-shell jobdeck -- "+shellQuote("export DEMO_MARK="+mark+"; echo console job sees WHO=$WHO; sleep 300"))
+	waitScreen(t, term, "Screen", `console job sees WHO=console-shell`, 15*time.Second)
+	agent := agentIn(t, append(env, "WHO=agent-client"), "codex")
+	if out := tool(t, agent, "job_status", map[string]any{"id": 0}); !strings.Contains(out, "WHO=console-shell") {
+		t.Fatalf("the agent cannot read the console's job:\n%s", out)
+	}
+	out := tool(t, agent, "background", map[string]any{"command": "export DEMO_MARK=" + mark + "; echo agent job sees WHO=$WHO; sleep 300"})
+	if !strings.Contains(out, "WHO=agent-client") {
+		t.Fatalf("the agent's job does not run with the agent's environment:\n%s", out)
+	}
+	waitScreen(t, term, "Screen", `agent job sees WHO=agent-client`, 10*time.Second)
+	// Stop both from the agent's side, then leave: nothing is left.
+	tool(t, agent, "job_kill", map[string]any{"id": 0})
+	tool(t, agent, "job_kill", map[string]any{"id": 1})
+	term.SendText("q")
+	term.SendKey(uv.KeyPressEvent{Code: 'y'})
+	if code := ownScan(t, mark, "5"); code != 0 {
+		t.Errorf("leftovers (leftovers.sh exited %d)", code)
+	}
+}
