@@ -7,6 +7,12 @@
 //	jobdeck [-- 'cmd one' 'cmd two' ...]   the console, starting those jobs
 //	jobdeck --serve                        MCP over stdin/stdout
 //	jobdeck --serve --http 127.0.0.1:PORT  MCP over streamable HTTP, loopback only
+//	jobdeck sessions [stop [DIR|NAME]]     list the live sessions, or stop one
+//
+// Every jobdeck started in the same worktree joins one session (package
+// session): one jobs core shared by the console and every agent.
+// --session NAME joins a named session instead; --private keeps a core of
+// its own in this process.
 package main
 
 import (
@@ -55,9 +61,16 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	grace := fs.Duration("grace", jobs.DefaultGrace, "time between SIGTERM and SIGKILL when stopping a job (0: SIGKILL at once)")
 	so := sessionFlags(fs)
 	fs.Usage = func() {
-		fmt.Fprintf(stderr, "usage: jobdeck [flags] [-- 'command' ...]\n\n"+
+		fmt.Fprintf(stderr, "usage: jobdeck [flags] [-- 'command' ...]\n"+
+			"       jobdeck sessions [stop [DIR|NAME]]\n\n"+
 			"Opens the job console; commands after -- start as jobs at once.\n"+
-			"With --serve, serves the same jobs to a coding agent over MCP.\n\nflags:\n")
+			"With --serve, serves the same jobs to a coding agent over MCP.\n"+
+			"Every jobdeck started in one worktree (git top level, else the directory)\n"+
+			"joins that worktree's session: one live set of jobs for the console and\n"+
+			"every agent. The session ends a few seconds (--linger) after its last\n"+
+			"client leaves, stopping its jobs. `jobdeck sessions` lists your live\n"+
+			"sessions; `jobdeck sessions stop` stops this worktree's (or DIR's, or\n"+
+			"the one named NAME).\n\nflags:\n")
 		fs.PrintDefaults()
 	}
 	if err := fs.Parse(args); err != nil {

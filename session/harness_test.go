@@ -40,7 +40,7 @@ func TestMain(m *testing.M) {
 }
 
 // jobdeck builds github.com/jobdeck/jobdeck once per test run.
-func jobdeck(t *testing.T) string {
+func jobdeck(t testing.TB) string {
 	t.Helper()
 	goTool, err := exec.LookPath("go")
 	if err != nil {
@@ -70,14 +70,14 @@ func jobdeck(t *testing.T) string {
 
 // world is one test's sessions directory and worktree.
 type world struct {
-	t    *testing.T
+	t    testing.TB
 	bin  string
 	sdir string // JOBDECK_SESSION_DIR
 	wt   string // the worktree the clients start in
 	mark string // a marker every job of the test exports, for leftover scans
 }
 
-func newWorld(t *testing.T) *world {
+func newWorld(t testing.TB) *world {
 	t.Helper()
 	w := &world{t: t, bin: jobdeck(t), sdir: t.TempDir(), wt: t.TempDir()}
 	if err := os.Chmod(w.sdir, 0o700); err != nil {
@@ -221,7 +221,7 @@ func (w *world) noLeftovers(d time.Duration) {
 }
 
 // waitFor polls cond until it holds or d passes.
-func waitFor(t *testing.T, d time.Duration, what string, cond func() bool) {
+func waitFor(t testing.TB, d time.Duration, what string, cond func() bool) {
 	t.Helper()
 	deadline := time.Now().Add(d)
 	for !cond() {
