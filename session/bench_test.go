@@ -128,4 +128,3 @@ func callText(b *testing.B, cs *mcp.ClientSession, tool string, args map[string]
 	}
 	return sb.String()
 }
-
