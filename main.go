@@ -113,11 +113,11 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "jobdeck: %v\n", err)
 		return 2
 	}
-	if !so.private && *httpAddr == "" { // --serve --http joins sessions in a later commit
-		return runShared(so, sharedMode{serve: *serveMode, http: *httpAddr, grace: grace, commands: commands}, stdin, stdout, stderr)
+	if !so.private {
+		return runShared(so, sharedMode{serve: *serveMode, http: *httpAddr, token: httpToken, grace: grace, commands: commands}, stdin, stdout, stderr)
 	}
 
-	// This process hosts the jobs (--private, --http): end what jobdecks
+	// This process hosts the jobs (--private): end what jobdecks
 	// that died left behind (job cgroups, private directories), and adopt
 	// what dead supervisors leave from now on.
 	if err := supervisor.HostJobs(); err != nil {

@@ -61,6 +61,7 @@ func (so *sessionOpts) target() (session.Target, error) {
 type sharedMode struct {
 	serve    bool
 	http     string
+	token    string
 	grace    *time.Duration
 	commands []string
 }
@@ -85,6 +86,8 @@ func runShared(so *sessionOpts, m sharedMode, stdin io.Reader, stdout, stderr io
 		Waiting: func(msg string) { fmt.Fprintf(stderr, "jobdeck: %s\n", msg) },
 	}
 	switch {
+	case m.serve && m.http != "":
+		err = runSharedHTTP(ctx, opts, m.http, m.token, stderr)
 	case m.serve:
 		err = session.Relay(ctx, opts, stdin, stdout)
 	default:
@@ -114,4 +117,30 @@ func runAttachedConsole(ctx context.Context, opts session.JoinOptions, commands 
 		return nil
 	}
 	return err
+}
+
+// runSharedHTTP asks the session to serve MCP over streamable HTTP on
+// addr, and stays attached (keeping the server up) until a signal ends
+// this process or the session goes away.
+func runSharedHTTP(ctx context.Context, opts session.JoinOptions, addr, token string, stderr io.Writer) error {
+	opts.Kind = session.KindHTTP
+	opts.Name = "http " + addr
+	opts.HTTP = &session.HTTPParams{Addr: addr, Token: token}
+	conn, err := session.Join(ctx, opts)
+	if err != nil {
+		return err
+	}
+	defer conn.Close()
+	fmt.Fprintf(stderr, "jobdeck: serving MCP on http://%s/mcp for the session of %s\n", conn.Welcome.HTTPAddr, conn.Welcome.Info.Label())
+	lost := make(chan struct{})
+	go func() {
+		_, _ = io.Copy(io.Discard, conn)
+		close(lost)
+	}()
+	select {
+	case <-ctx.Done():
+		return nil
+	case <-lost:
+		return fmt.Errorf("%w: the session ended, and with it the HTTP server", session.ErrLinkLost)
+	}
 }

@@ -2,9 +2,11 @@ package session
 
 import (
 	"bufio"
+	"context"
 	"encoding/json"
 	"fmt"
 	"net"
+	"net/http"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -15,6 +17,7 @@ import (
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
 // Two agents in one worktree share one core: the second sees the first's
@@ -351,3 +354,72 @@ var (
 	exposeOnce sync.Once
 	exposeErr  error
 )
+
+// `jobdeck --serve --http` joins the session too: an agent over HTTP (with
+// the token) and one over stdio share jobs; when the HTTP client process
+// ends, the session stops serving HTTP.
+func TestHTTPJoinsSession(t *testing.T) {
+	t.Parallel()
+	w := newWorld(t)
+	token := "session-test-token-0123456789abcdef"
+	cmd := w.cmd("--serve", "--http", "127.0.0.1:0", "--linger", "1s", "--grace", "1s")
+	cmd.Env = append(cmd.Env, "JOBDECK_TOKEN="+token)
+	stderr, err := cmd.StderrPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	defer func() { _ = cmd.Process.Kill(); _ = cmd.Wait() }()
+	url := make(chan string, 1)
+	go func() {
+		sc := bufio.NewScanner(stderr)
+		for sc.Scan() {
+			if i := strings.Index(sc.Text(), "http://"); i >= 0 {
+				url <- strings.Fields(sc.Text()[i:])[0]
+			}
+		}
+	}()
+	var endpoint string
+	select {
+	case endpoint = <-url:
+	case <-time.After(20 * time.Second):
+		t.Fatal("jobdeck --serve --http did not say where it serves")
+	}
+	hc := &http.Client{Transport: bearer{token}}
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	h, err := mcp.NewClient(&mcp.Implementation{Name: "http-agent", Version: "1"}, nil).
+		Connect(ctx, &mcp.StreamableClientTransport{Endpoint: endpoint, HTTPClient: hc}, nil)
+	if err != nil {
+		t.Fatalf("connect over HTTP: %v", err)
+	}
+	defer h.Close()
+	w.call(h, "background", map[string]any{"command": w.job("echo over http; sleep 300")}, false)
+	s, _ := w.agent("stdio-agent")
+	if out := w.call(s, "job_status", map[string]any{"id": 0}, false); !strings.Contains(out, "over http") {
+		t.Fatalf("the stdio agent does not see the HTTP agent's job:\n%s", out)
+	}
+	_ = cmd.Process.Signal(syscall.SIGTERM)
+	_ = cmd.Wait()
+	waitFor(t, 10*time.Second, "the session to stop serving HTTP", func() bool {
+		resp, err := hc.Get(endpoint)
+		if err == nil {
+			resp.Body.Close()
+		}
+		return err != nil
+	})
+	s.Close()
+	h.Close()
+	w.noLeftovers(15 * time.Second)
+}
+
+// bearer adds the token to every request.
+type bearer struct{ token string }
+
+func (b bearer) RoundTrip(r *http.Request) (*http.Response, error) {
+	r = r.Clone(r.Context())
+	r.Header.Set("Authorization", "Bearer "+b.token)
+	return http.DefaultTransport.RoundTrip(r)
+}
