@@ -1,8 +1,6 @@
 package ui
 
 import (
-	tea "charm.land/bubbletea/v2"
-
 	"errors"
 	"fmt"
 	"strings"
@@ -359,117 +357,5 @@ func TestRedrawOnlyOnChange(t *testing.T) {
 	}
 	if !strings.Contains(h.screen(), "job 0 exited 0") {
 		t.Fatalf("a state event should redraw at once:\n%s", h.screen())
-	}
-}
-
-// TestPaletteTypeAhead: keys typed while a /background is still starting
-// are kept and replayed once it started (they used to be dropped, and the
-// rest landed on the main view as commands).
-func TestPaletteTypeAhead(t *testing.T) {
-	t.Parallel()
-	c := fixtureCore(1)
-	h := newHarness(t, c, 120, 40, Options{})
-	h.press("/")
-	h.typeText("background sleep 1")
-	_, start := h.m.Update(keyMsg("enter")) // the start runs in the background: not yet
-	if h.m.palette == nil || h.m.palette.busy == "" {
-		t.Fatal("the palette should be busy while the start runs")
-	}
-	h.press("/")
-	h.typeText("background sleep 2") // typed ahead, during the start
-	if len(c.started) != 0 {
-		t.Fatalf("nothing should have started yet: %q", c.started)
-	}
-	h.run(start) // the first start finishes: the typed-ahead keys replay
-	if h.m.palette == nil || h.m.palette.value() != "/background sleep 2" {
-		t.Fatalf("typed-ahead keys lost; palette %v", h.m.palette)
-	}
-	h.press("enter")
-	if len(c.started) != 2 || c.started[0] != "sleep 1" || c.started[1] != "sleep 2" {
-		t.Fatalf("Start calls %q, want [sleep 1 sleep 2]", c.started)
-	}
-}
-
-// TestLateLaunchReportKeepsSelection: the report of a job started at launch
-// that arrives after the user started (and so selected) another job from the
-// palette does not take the selection back.
-func TestLateLaunchReportKeepsSelection(t *testing.T) {
-	t.Parallel()
-	c := fixtureCore(1) // job 0 exists, as if started at launch
-	h := newHarness(t, c, 120, 40, Options{})
-	h.press("/")
-	h.typeText("background sleep 5")
-	h.press("enter")
-	if h.m.current != 1 {
-		t.Fatalf("the palette's job 1 should be selected, current %d", h.m.current)
-	}
-	s0, _ := c.snap(0)
-	h.send(startedMsg{reports: []model.Report{{Job: s0}}, errs: []error{nil}})
-	if h.m.current != 1 {
-		t.Fatalf("a late launch report took the selection back to %d", h.m.current)
-	}
-}
-
-// TestPaletteRefusesWhatItWouldMangle: a pasted text of several lines (the
-// palette would join them into one) and a line over the palette's limit
-// (the input would cut it) are refused inline, never run.
-func TestPaletteRefusesWhatItWouldMangle(t *testing.T) {
-	t.Parallel()
-	c := fixtureCore(0)
-	h := newHarness(t, c, 120, 40, Options{})
-	h.press("/")
-	h.typeText("background ")
-	h.send(tea.PasteMsg{Content: "echo one\necho two\n"})
-	if !strings.Contains(h.m.palette.err, "has 2 lines") || h.m.palette.value() != "/background " {
-		t.Fatalf("multi-line paste: err %q, value %q", h.m.palette.err, h.m.palette.value())
-	}
-	h.send(tea.PasteMsg{Content: strings.Repeat("x", PaletteMaxChars)})
-	if !strings.Contains(h.m.palette.err, "limit") {
-		t.Fatalf("over-long paste: err %q", h.m.palette.err)
-	}
-	h.send(tea.PasteMsg{Content: "echo fine"})
-	h.press("enter")
-	if len(c.started) != 1 || c.started[0] != "echo fine" {
-		t.Fatalf("a one-line paste runs as pasted: %q", c.started)
-	}
-}
-
-// TestStatusOverlayFollowsTheJob: the /job-status overlay is not a frozen
-// snapshot: new lines and the job's end show while it is open.
-func TestStatusOverlayFollowsTheJob(t *testing.T) {
-	t.Parallel()
-	c := newFakeCore(fixedNow)
-	id := c.add(model.Snapshot{Command: "count", State: model.StateRunning, Started: t0}, 100)
-	c.emit(id, model.StreamOut, "first line")
-	h := newHarness(t, c, 120, 40, Options{})
-	h.press("/")
-	h.typeText("job-status 0")
-	h.press("enter")
-	if h.m.overlay == nil || !strings.Contains(strings.Join(h.m.overlay.lines, "\n"), "first line") {
-		t.Fatalf("overlay: %+v", h.m.overlay)
-	}
-	c.emit(id, model.StreamOut, "second line")
-	h.pump()
-	h.fire(frameMsg{})
-	if !strings.Contains(strings.Join(h.m.overlay.lines, "\n"), "second line") {
-		t.Fatalf("the overlay did not follow the job:\n%s", strings.Join(h.m.overlay.lines, "\n"))
-	}
-}
-
-// TestStatusLineFollowsTheStartedJob: the header shown after a start is the
-// job's current one: a command that died at once does not read "running".
-func TestStatusLineFollowsTheStartedJob(t *testing.T) {
-	t.Parallel()
-	c := fixtureCore(0)
-	h := newHarness(t, c, 120, 40, Options{})
-	h.press("/")
-	h.typeText("background no-such-command")
-	h.press("enter")
-	c.update(0, func(s *model.Snapshot) {
-		s.State, s.Exit, s.Ended = model.StateExited, &model.Exit{Code: 127}, s.Started
-	})
-	h.pump()
-	if f := h.footer(2); !strings.Contains(f, "job 0 exited 127") || strings.Contains(f, "job 0 running") {
-		t.Fatalf("status line after the job died:\n%s", f)
 	}
 }

@@ -2,6 +2,7 @@ package ui
 
 import (
 	"context"
+	"fmt"
 	"strings"
 	"testing"
 	"time"
@@ -181,5 +182,26 @@ func TestQuitWaitsForALaunchReport(t *testing.T) {
 	h.press("q")
 	if !h.quit {
 		t.Fatal("q with nothing live and nothing starting should quit")
+	}
+}
+
+// TestReword: the core's errors get the console's key or command that
+// does what they ask, from the key map in use.
+func TestReword(t *testing.T) {
+	t.Parallel()
+	h := newHarness(t, fixtureCore(0), 80, 24, Options{})
+	cases := []struct {
+		err  error
+		want string
+	}{
+		{fmt.Errorf("%w: 8 jobs are running", model.ErrLimit), "too many running jobs: 8 jobs are running (x stops the selected job, /job-kill any job)"},
+		{fmt.Errorf("%w: job 3 runs it", model.ErrDuplicate), "already running: job 3 runs it (select it in the list to read it; /job-kill stops it)"},
+		{fmt.Errorf("%w: there is no job 9", model.ErrNotFound), "no such job: there is no job 9 (the list shows every job's ID and name; Tab completes them)"},
+		{model.CheckCommand(""), "the command is empty or blank: give the shell command to run, for example \"npm run dev\""},
+	}
+	for _, c := range cases {
+		if got := h.m.reword(c.err); got != c.want {
+			t.Errorf("reword(%v) = %q, want %q", c.err, got, c.want)
+		}
 	}
 }

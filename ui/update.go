@@ -218,7 +218,7 @@ func (m *Model) onStarted(msg startedMsg) tea.Cmd {
 		if firstErr != nil {
 			// The line stays for fixing; what was typed after it assumed
 			// success and is dropped, and the error says so.
-			m.palette.err = firstErr.Error()
+			m.palette.err = m.reword(firstErr)
 			if len(ahead) > 0 {
 				m.palette.err += " (keys typed meanwhile were dropped)"
 			}
@@ -230,7 +230,7 @@ func (m *Model) onStarted(msg startedMsg) tea.Cmd {
 			}
 		}
 	} else if firstErr != nil {
-		m.setMessage(firstErr.Error(), true)
+		m.setMessage(m.reword(firstErr), true)
 	}
 	return tea.Batch(append(replay, m.ensureClock(), m.requestFetch(), m.quitWhenKnown())...)
 }
@@ -276,7 +276,7 @@ func (m *Model) onKilled(msg killedMsg) tea.Cmd {
 		return nil
 	}
 	if msg.err != nil {
-		m.setMessage("job-kill "+msg.id.String()+": "+msg.err.Error(), true)
+		m.setMessage("job-kill "+msg.id.String()+": "+m.reword(msg.err), true)
 	} else {
 		m.setMessage(msg.report.Job.Header(m.now()), false)
 	}
@@ -286,7 +286,7 @@ func (m *Model) onKilled(msg killedMsg) tea.Cmd {
 // onStatus opens the overlay with a job's full report.
 func (m *Model) onStatus(msg statusReportMsg) {
 	if msg.err != nil {
-		m.setMessage("job-status "+msg.id.String()+": "+msg.err.Error(), true)
+		m.setMessage("job-status "+msg.id.String()+": "+m.reword(msg.err), true)
 		return
 	}
 	m.overlay = m.reportOverlay(msg.report)
@@ -297,9 +297,9 @@ func (m *Model) onStatus(msg statusReportMsg) {
 func (m *Model) onResolved(msg resolvedMsg) tea.Cmd {
 	if msg.err != nil {
 		if m.palette == msg.from && m.palette != nil {
-			m.palette.err = msg.command + ": " + msg.err.Error()
+			m.palette.err = msg.command + ": " + m.reword(msg.err)
 		} else {
-			m.setMessage(msg.command+": "+msg.err.Error(), true)
+			m.setMessage(msg.command+": "+m.reword(msg.err), true)
 		}
 		return nil
 	}

@@ -1,0 +1,135 @@
+package jobs
+
+import (
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/jobdeck/jobdeck/model"
+)
+
+// Helpers of the shared adversarial cases (cases_test.go).
+
+// casesDir finds ../shared/cases/proc from the module root, or skips.
+func casesDir(t *testing.T) string {
+	t.Helper()
+	if d := os.Getenv("JOBDECK_CASES"); d != "" {
+		return d
+	}
+	dir, err := os.Getwd()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for {
+		if _, err := os.Stat(filepath.Join(dir, "go.mod")); err == nil {
+			break
+		}
+		parent := filepath.Dir(dir)
+		if parent == dir {
+			t.Skip("cannot find the module root")
+		}
+		dir = parent
+	}
+	cases := filepath.Join(dir, "..", "shared", "cases", "proc")
+	if _, err := os.Stat(filepath.Join(cases, "check-leftovers.sh")); err != nil {
+		t.Skipf("../shared/cases/proc is not next to the repository (it is in CI); skipping the shared adversarial cases: %v", err)
+	}
+	return cases
+}
+
+// procCase runs one case script as a job.
+type procCase struct {
+	t      *testing.T
+	tb     *Table
+	dir    string
+	marker string
+	id     model.JobID
+}
+
+func newProcCase(t *testing.T, tb *Table, dir string) *procCase {
+	return &procCase{t: t, tb: tb, dir: dir, marker: fmt.Sprintf("pcase-jd%d-%s", os.Getpid(), strings.ReplaceAll(t.Name(), "/", "-"))}
+}
+
+// start runs `bash <script> args…` (or, with raw, the given command text)
+// with this test's marker.
+func (c *procCase) start(spec model.Spec) model.Report {
+	c.t.Helper()
+	spec.Command = "export PROC_CASE_MARKER=" + c.marker + "; " + spec.Command
+	r := start(c.t, c.tb, spec)
+	c.id = r.Job.ID
+	return r
+}
+
+func (c *procCase) script(name string, args ...string) string {
+	return "bash " + filepath.Join(c.dir, name) + " " + strings.Join(args, " ")
+}
+
+// emit returns the command text a case prints with --emit-command.
+func (c *procCase) emit(name string, args ...string) string {
+	c.t.Helper()
+	out, err := exec.Command("bash", append([]string{filepath.Join(c.dir, name), "--emit-command"}, args...)...).Output()
+	if err != nil {
+		c.t.Fatal(err)
+	}
+	return strings.TrimRight(string(out), "\n")
+}
+
+// waitLine waits for a line matching re.
+func (c *procCase) waitLine(re string, d time.Duration) model.Report {
+	c.t.Helper()
+	r, err := c.tb.Status(c.t.Context(), c.id, model.StatusOptions{Wait: d, Until: re, Lines: 2000, HasSince: true})
+	if err != nil {
+		c.t.Fatal(err)
+	}
+	if r.Wait.Reason != model.WaitMatched {
+		c.t.Fatalf("no line matching %q within %v (%v):\n%s", re, d, r.Wait.Reason, plainText(r))
+	}
+	return r
+}
+
+// waitDone waits until the job is done and returns its full report.
+func (c *procCase) waitDone(d time.Duration) model.Report {
+	c.t.Helper()
+	waitFor(c.t, d, "job to finish", func() bool { return snap(c.t, c.tb, c.id).Done })
+	r, err := c.tb.Status(c.t.Context(), c.id, model.StatusOptions{Lines: 2000})
+	if err != nil {
+		c.t.Fatal(err)
+	}
+	return r
+}
+
+func (c *procCase) kill(grace time.Duration) (model.Report, time.Duration) {
+	c.t.Helper()
+	t0 := time.Now()
+	r, err := c.tb.Kill(c.t.Context(), c.id, model.KillOptions{Grace: &grace})
+	if err != nil {
+		c.t.Fatal(err)
+	}
+	return r, time.Since(t0)
+}
+
+// checkLeftovers runs the shared checker with this test's marker.
+func (c *procCase) checkLeftovers(wait int, ports ...int) {
+	c.t.Helper()
+	args := []string{filepath.Join(c.dir, "check-leftovers.sh"), "-m", c.marker, "-x", fmt.Sprint(os.Getpid()), "-w", fmt.Sprint(wait)}
+	for _, p := range ports {
+		args = append(args, "-p", fmt.Sprint(p))
+	}
+	out, err := exec.Command("bash", args...).CombinedOutput()
+	if err != nil {
+		c.t.Errorf("check-leftovers: %v\n%s", err, out)
+	}
+}
+
+func wantLines(t *testing.T, text string, wants ...string) {
+	t.Helper()
+	for _, w := range wants {
+		if !strings.Contains(text, w) {
+			t.Errorf("report lacks %q:\n%s", w, text)
+		}
+	}
+}
