@@ -1,0 +1,85 @@
+package serve
+
+import (
+	"bytes"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+)
+
+// TestEndToEndEOFAnswers: `jobdeck --serve < requests` answers every
+// request, with stdin closed right behind them: an initialize alone (12
+// runs), and three requests still running at EOF. Both in-process
+// (--private) and through the user's session (the relay).
+func TestEndToEndEOFAnswers(t *testing.T) {
+	t.Parallel()
+	bin := jobdeckBinary(t)
+	sessions := sessionDir(t)
+	mark := marker(t)
+	three := strings.Join([]string{
+		lineInitialize, lineInitialized,
+		`{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"background","arguments":{"command":"export ` + mark + `; sleep 1; echo ready; sleep 100"}}}`,
+		`{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"job_status","arguments":{"id":0,"wait":20,"until":"ready"}}}`,
+		`{"jsonrpc":"2.0","id":3,"method":"tools/call","params":{"name":"job_kill","arguments":{"id":0,"grace":1}}}`,
+	}, "\n") + "\n"
+	for _, mode := range [][]string{{"--private"}, nil} {
+		run := func(input string) []byte {
+			cmd := exec.Command(bin, append([]string{"--serve", "--grace", "1s"}, mode...)...)
+			cmd.Dir = t.TempDir()
+			cmd.Env = append(os.Environ(), "JOBDECK_SESSION_DIR="+sessions)
+			cmd.Stdin = strings.NewReader(input)
+			var out, errb recorder
+			cmd.Stdout, cmd.Stderr = &out, &errb
+			if err := cmd.Start(); err != nil {
+				t.Fatal(err)
+			}
+			if code := waitExit(t, cmd, 60*time.Second); code != 0 {
+				t.Errorf("%v: exit code %d; stderr: %s", mode, code, errb.bytes())
+			}
+			return out.bytes()
+		}
+		for i := range 12 {
+			if out := run(lineInitialize + "\n"); !bytes.Contains(out, []byte(`"id":"init","result"`)) {
+				t.Errorf("%v, run %d: the piped initialize was not answered: %q", mode, i, out)
+			}
+		}
+		out := run(three)
+		if got := answered(out, "1", "2", "3"); got != 3 {
+			t.Errorf("%v: %d of 3 requests answered:\n%s", mode, got, out)
+		}
+		if !bytes.Contains(out, []byte("matched")) {
+			t.Errorf("%v: the wait did not run to its match:\n%s", mode, out)
+		}
+	}
+	checkNoLeftovers(t, mark)
+}
+
+// sessionDir is a session directory of the test's own (never the
+// developer's); at the end the test waits for its sessions to end.
+func sessionDir(t *testing.T) string {
+	dir := t.TempDir()
+	os.Chmod(dir, 0o700)
+	t.Cleanup(func() {
+		deadline := time.Now().Add(30 * time.Second)
+		for time.Now().Before(deadline) {
+			live := false
+			locks, _ := filepath.Glob(filepath.Join(dir, "*.lock"))
+			for _, l := range locks {
+				if f, err := os.Open(l); err == nil {
+					live = live || syscall.Flock(int(f.Fd()), syscall.LOCK_SH|syscall.LOCK_NB) != nil
+					f.Close()
+				}
+			}
+			if !live {
+				return
+			}
+			time.Sleep(50 * time.Millisecond)
+		}
+		t.Errorf("a session in %s did not end within 30 s", dir)
+	})
+	return dir
+}
