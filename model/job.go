@@ -190,6 +190,16 @@ type Snapshot struct {
 	// subreaper walk"), one sentence each, without duplicates. Nil when
 	// everything worked.
 	Notes []string
+	// Ports are the TCP ports the job's tree listens on, sorted by port
+	// then address, as of the last scan: the core scans every live job at
+	// most once a second and announces a change with a state event. Nil
+	// when the tree listens on none, once the tree is empty, and where
+	// ports cannot be found (not Linux: Notes says so).
+	Ports []Port
+	// PortConflict is set once a line of the job's output said a port was
+	// already in use (the latest such line), with who held that port. Nil
+	// otherwise.
+	PortConflict *PortConflict
 }
 
 // Elapsed is how long the job ran: until Ended, or until now while the
