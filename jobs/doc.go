@@ -26,6 +26,12 @@
 //     screen, not on subscribers.
 //   - Events fan out to subscribers without blocking: state changes are
 //     never lost; output activity is coalesced to one pending event per job.
+//   - Every live job's listening TCP ports are in its snapshot (Ports),
+//     found by one goroutine of the Table (package ports) at most once a
+//     second and only while some job is live, never on a caller's
+//     goroutine; a change is a state event. A line saying a port is
+//     already in use gets the port's holder looked up (PortConflict) when
+//     that goroutine or a report reads it: the readers never look at text.
 //   - Every job ends with the Table: Close stops every tree and returns when
 //     they are empty (bounded by its context).
 //

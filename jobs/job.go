@@ -53,6 +53,8 @@ type job struct {
 	done      bool
 	finishAt  time.Time
 	changed   chan struct{} // closed and replaced on every change (broadcast)
+
+	portInfo portState // listening ports and "in use" conflict (ports.go)
 }
 
 func newJob(t *Table, id model.JobID, spec model.Spec, grace time.Duration) *job {
@@ -325,6 +327,7 @@ func (j *job) snapshot() model.Snapshot {
 		Lines: st.last, Bytes: st.bytes, FirstSeq: st.first, DroppedBytes: st.droppedBytes,
 		Notes: slices.Clone(j.notes),
 	}
+	s.Ports, s.PortConflict = j.portInfo.get(j.treeEmpty)
 	if j.state == model.StateFailed {
 		s.Started = time.Time{}
 	}

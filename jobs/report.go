@@ -13,5 +13,6 @@ func (j *job) report(opts model.StatusOptions, w *model.WaitResult) model.Report
 	if opts.HasSince {
 		req = model.ReadRequest{After: opts.Since, Limit: opts.Lines}
 	}
+	j.t.checkOutput(j) // the snapshot names any port conflict the lines show
 	return model.Report{Job: j.snapshot(), Page: j.ring.read(req), Wait: w}
 }

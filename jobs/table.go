@@ -86,6 +86,8 @@ type Table struct {
 
 	subMu sync.Mutex
 	subs  map[*Subscription]struct{}
+
+	portScan portScanner // the listening-ports scanner (ports.go)
 }
 
 // New returns an empty Table. It fails when the default directory cannot
@@ -160,6 +162,7 @@ func (t *Table) Start(ctx context.Context, spec model.Spec) (model.Report, error
 	t.jobs = append(t.jobs, j)
 	t.lives.Add(1) // released when the job is done
 	t.mu.Unlock()
+	t.startPorts() // before EventStarted, which the scanner must see
 
 	h, err := supervisor.Start(supervisor.Config{
 		Command: spec.Command,
@@ -215,6 +218,7 @@ func (t *Table) Close(ctx context.Context) error {
 	t.closed = true
 	jobs := slices.Clone(t.jobs)
 	t.mu.Unlock()
+	t.stopPorts()
 	for _, j := range jobs {
 		j.stop(j.grace, ShutdownBy)
 	}

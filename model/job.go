@@ -187,8 +187,9 @@ type Snapshot struct {
 	Cgroup bool
 	// Notes are what the job's supervisor could not set up and how it
 	// falls back ("no cgroup v2 for the job (…); stops rely on the
-	// subreaper walk"), one sentence each, without duplicates. Nil when
-	// everything worked.
+	// subreaper walk"), one sentence each, without duplicates, and what
+	// the core cannot show of the job ("listening ports are not shown:
+	// …"). Nil when everything worked.
 	Notes []string
 	// Ports are the TCP ports the job's tree listens on, sorted by port
 	// then address, as of the last scan: the core scans every live job at

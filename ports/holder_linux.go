@@ -15,9 +15,10 @@ import (
 // (package jobs knows the jobs). Nil when nothing listens on port. It
 // reads every process's fd table, so it costs milliseconds on a busy
 // machine: it is meant for the rare "address already in use", not for
-// polling. The error is non-nil only when the socket tables cannot be
-// read.
-func Holders(port int) ([]model.PortHolder, error) {
+// polling; the pids of first (where the caller saw the port last) are
+// looked at before the others. The error is non-nil only when the
+// listening sockets cannot be read.
+func Holders(port int, first ...int) ([]model.PortHolder, error) {
 	if port <= 0 || port > 65535 {
 		return nil, nil
 	}
@@ -39,7 +40,7 @@ func Holders(port int) ([]model.PortHolder, error) {
 	}
 	left := len(out)
 	var fds []int
-	for _, pid := range fs.allPids(nil) {
+	for _, pid := range append(first, fs.allPids(nil)...) {
 		fds, _ = fs.sockets(pid, fds, func(_ int, ino uint64) bool {
 			if i, ok := byInode[ino]; ok && out[i].Socket.PID == 0 {
 				out[i].Socket.PID = pid

@@ -15,7 +15,7 @@ func (s *Scanner) Scan(roots []int) ([][]model.Port, error) {
 }
 
 // Holders finds nothing here: it returns ErrUnsupported.
-func Holders(port int) ([]model.PortHolder, error) { return nil, ErrUnsupported }
+func Holders(port int, first ...int) ([]model.PortHolder, error) { return nil, ErrUnsupported }
 
 // Ancestors knows no processes here: it returns nil.
 func Ancestors(pid int) []int { return nil }

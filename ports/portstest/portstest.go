@@ -39,7 +39,10 @@ const Life = 2 * time.Minute
 // MaybeServe returns at once unless Env is set; then it listens on each of
 // its addresses, prints one line "listening <host:port>" for each (to
 // stdout, in order), and sleeps until killed or Life passes, when it exits
-// with status 0. Connections are accepted and closed.
+// with status 0. Connections are accepted and closed. When it can listen
+// on none of them, it exits with status 1 after the "failed" lines, whose
+// error reads as Go's does ("listen tcp 127.0.0.1:80: bind: address
+// already in use").
 func MaybeServe() {
 	if os.Getenv(envHold) != "" {
 		time.Sleep(Life) // the sockets are inherited descriptors 3, 4 …
@@ -51,12 +54,14 @@ func MaybeServe() {
 	}
 	os.Unsetenv(Env) // children of the server are not servers
 	var files []*os.File
+	listening := 0
 	for _, a := range strings.Split(addrs, ",") {
 		l, err := net.Listen("tcp", a)
 		if err != nil {
 			fmt.Printf("failed %s %v\n", a, err)
 			continue
 		}
+		listening++
 		fmt.Printf("listening %s\n", l.Addr())
 		if os.Getenv(EnvHandOff) == "1" {
 			f, err := l.(*net.TCPListener).File()
@@ -69,6 +74,9 @@ func MaybeServe() {
 			continue
 		}
 		go accept(l)
+	}
+	if listening == 0 {
+		os.Exit(1) // as a server that cannot bind does
 	}
 	if files != nil {
 		handOff(files)
