@@ -32,9 +32,14 @@ func (b bearerTransport) RoundTrip(r *http.Request) (*http.Response, error) {
 	return b.next.RoundTrip(r)
 }
 
+// serveHTTPBench is serveHTTPTest for a benchmark, over a fake core.
+func serveHTTPBench(b *testing.B) *httpServer {
+	return serveHTTPTest(b, &fakeCore{}, HTTPOptions{})
+}
+
 // serveHTTPTest starts an in-process HTTP server over core, stopped at
 // the test's end.
-func serveHTTPTest(t *testing.T, core Core, opts HTTPOptions) *httpServer {
+func serveHTTPTest(t testing.TB, core Core, opts HTTPOptions) *httpServer {
 	t.Helper()
 	opts.Addr, opts.Token = "127.0.0.1:0", testToken
 	ctx, cancel := context.WithCancel(context.Background())
@@ -62,7 +67,7 @@ func dialHTTP(t *testing.T, h *httpServer, name, version string) *mcp.ClientSess
 }
 
 // post sends one JSON-RPC message over HTTP and returns the response.
-func post(t *testing.T, url, body string, header map[string]string) *http.Response {
+func post(t testing.TB, url, body string, header map[string]string) *http.Response {
 	t.Helper()
 	req, err := http.NewRequestWithContext(t.Context(), http.MethodPost, url, strings.NewReader(body))
 	if err != nil {
@@ -188,7 +193,7 @@ func TestHTTPNotesSessionless(t *testing.T) {
 }
 
 // initSession opens a raw MCP session over HTTP and returns its id.
-func initSession(t *testing.T, h *httpServer) string {
+func initSession(t testing.TB, h *httpServer) string {
 	t.Helper()
 	resp := post(t, "http://"+h.addr+"/mcp", lineInitialize, map[string]string{"Authorization": "Bearer " + testToken})
 	io.Copy(io.Discard, resp.Body)
