@@ -24,7 +24,7 @@ import (
 func init() { portstest.MaybeServe() }
 
 // serveCommand is the command of a job that listens on addrs.
-func serveCommand(t *testing.T, addrs ...string) string {
+func serveCommand(t testing.TB, addrs ...string) string {
 	t.Helper()
 	exe, err := os.Executable()
 	if err != nil {
