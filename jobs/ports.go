@@ -127,8 +127,10 @@ func (t *Table) portLoop(sub *Subscription, quit <-chan struct{}) {
 					continue
 				}
 				if ev.Kind == model.EventStarted {
-					t.rootOf(j)
-					arm()
+					if j.treeLive() { // not a job that failed to start
+						t.rootOf(j)
+						arm()
+					}
 					continue
 				}
 				t.checkOutput(j)
