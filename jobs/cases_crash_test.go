@@ -141,15 +141,24 @@ func freePorts(t *testing.T, n int) int {
 
 // catches reports whether a live process whose argv contains name has a
 // handler for sig (SigCgt in /proc/<pid>/status).
-func catches(name string, sig syscall.Signal) bool {
+func catches(name string, sig syscall.Signal) bool { return inMask(name, "SigCgt", sig) }
+
+// ignores reports whether a process whose command line contains name
+// ignores sig.
+func ignores(name string, sig syscall.Signal) bool { return inMask(name, "SigIgn", sig) }
+
+// inMask reports whether sig is in the mask field (SigCgt, SigIgn) of
+// /proc/<pid>/status of a process whose command line (arguments joined by
+// spaces) contains name.
+func inMask(name, field string, sig syscall.Signal) bool {
 	entries, _ := os.ReadDir("/proc")
 	for _, e := range entries {
 		cmd, err := os.ReadFile("/proc/" + e.Name() + "/cmdline")
-		if err != nil || !strings.Contains(string(cmd), name) {
+		if err != nil || !strings.Contains(strings.ReplaceAll(string(cmd), "\x00", " "), name) {
 			continue
 		}
 		status, _ := os.ReadFile("/proc/" + e.Name() + "/status")
-		m := regexp.MustCompile(`SigCgt:\s*([0-9a-f]+)`).FindSubmatch(status)
+		m := regexp.MustCompile(field + `:\s*([0-9a-f]+)`).FindSubmatch(status)
 		if m == nil {
 			continue
 		}

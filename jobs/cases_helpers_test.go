@@ -133,3 +133,38 @@ func wantLines(t *testing.T, text string, wants ...string) {
 		}
 	}
 }
+
+// interleaveCase runs case 29 once, checks that every line is marked with
+// its stream and that each stream's order is exact, and returns the first
+// 20 lines (the slow part), comma-separated, in the order jobdeck has them.
+func interleaveCase(t *testing.T, c *procCase) string {
+	t.Helper()
+	c.start(model.Spec{Command: c.script("29-stderr-interleave.sh")})
+	r := c.waitDone(10 * time.Second)
+	var outs, errs []string
+	for _, l := range r.Page.Lines {
+		s := string(l.Text)
+		switch {
+		case strings.HasPrefix(s, "OUT"):
+			if l.Stream != model.StreamOut {
+				t.Errorf("%q marked as %v", s, l.Stream)
+			}
+			outs = append(outs, s)
+		case strings.HasPrefix(s, "ERR"):
+			if l.Stream != model.StreamErr {
+				t.Errorf("%q marked as %v", s, l.Stream)
+			}
+			errs = append(errs, s)
+		}
+	}
+	if len(outs) != 210 || len(errs) != 210 || outs[209] != "OUT burst 200" || errs[209] != "ERR burst 200" {
+		t.Fatalf("per-stream counts/order: %d %d", len(outs), len(errs))
+	}
+	for i := 1; i <= 200; i++ {
+		if outs[9+i] != fmt.Sprintf("OUT burst %d", i) || errs[9+i] != fmt.Sprintf("ERR burst %d", i) {
+			t.Fatalf("per-stream order broken at burst %d", i)
+		}
+	}
+	c.checkLeftovers(1)
+	return strings.Join(lineTexts(model.Page{Lines: r.Page.Lines[:20]}), ",")
+}

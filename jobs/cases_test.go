@@ -25,6 +25,9 @@ import (
 func TestSharedCases(t *testing.T) {
 	dir := casesDir(t)
 	tb := newTable(t, Options{Grace: new(2 * time.Second)})
+	// For the cases whose commands die at once and are checked in the
+	// start report.
+	quick := newTable(t, Options{Grace: new(2 * time.Second), StartWait: deathWait})
 
 	t.Run("01-ignore-sigterm", func(t *testing.T) {
 		needTools(t, "python3")
@@ -95,7 +98,7 @@ func TestSharedCases(t *testing.T) {
 
 	t.Run("13-exit-code", func(t *testing.T) {
 		t.Parallel()
-		c := newProcCase(t, tb, dir)
+		c := newProcCase(t, quick, dir)
 		for n, want := range map[string]int{"0": 0, "1": 1, "3": 3, "42": 42, "126": 126, "127": 127, "255": 255, "256": 0, "300": 44, "-1": 255} {
 			r := c.start(model.Spec{Command: c.script("13-exit-code.sh", n)})
 			if r.Job.Exit == nil || r.Job.Exit.Signaled() || r.Job.Exit.Code != want {
@@ -138,7 +141,7 @@ func TestSharedCases(t *testing.T) {
 
 	t.Run("15-fail-fast", func(t *testing.T) {
 		t.Parallel()
-		c := newProcCase(t, tb, dir)
+		c := newProcCase(t, quick, dir)
 		for _, m := range []struct {
 			mode, stderr string
 			code         int
@@ -285,38 +288,22 @@ func TestSharedCases(t *testing.T) {
 
 	t.Run("29-stderr-interleave", func(t *testing.T) {
 		t.Parallel()
-		c := newProcCase(t, tb, dir)
-		c.start(model.Spec{Command: c.script("29-stderr-interleave.sh")})
-		r := c.waitDone(10 * time.Second)
-		var outs, errs []string
-		for _, l := range r.Page.Lines {
-			s := string(l.Text)
-			switch {
-			case strings.HasPrefix(s, "OUT"):
-				if l.Stream != model.StreamOut {
-					t.Errorf("%q marked as %v", s, l.Stream)
-				}
-				outs = append(outs, s)
-			case strings.HasPrefix(s, "ERR"):
-				if l.Stream != model.StreamErr {
-					t.Errorf("%q marked as %v", s, l.Stream)
-				}
-				errs = append(errs, s)
+		// Lines 20 ms apart on two pipes come out in the order written only
+		// when both readers run within 20 ms, which a loaded machine does
+		// not promise: the slow part must be in order in one of three
+		// runs; marking and per-stream order must be exact in every run.
+		var slow []string
+		for try := 0; try < 3; try++ {
+			order := interleaveCase(t, newProcCase(t, tb, dir))
+			if strings.HasPrefix(order, "OUT 1,ERR 1,OUT 2,ERR 2,OUT 3,ERR 3") {
+				slow = nil
+				break
 			}
+			slow = append(slow, order)
 		}
-		slow := strings.Join(lineTexts(model.Page{Lines: r.Page.Lines[:20]}), ",")
-		if !strings.HasPrefix(slow, "OUT 1,ERR 1,OUT 2,ERR 2,OUT 3,ERR 3") {
-			t.Errorf("slow part out of order: %s", slow)
+		if len(slow) > 0 {
+			t.Errorf("slow part out of order in every run: %s", strings.Join(slow, " | "))
 		}
-		if len(outs) != 210 || len(errs) != 210 || outs[209] != "OUT burst 200" || errs[209] != "ERR burst 200" {
-			t.Errorf("per-stream counts/order: %d %d", len(outs), len(errs))
-		}
-		for i := 1; i <= 200; i++ {
-			if outs[9+i] != fmt.Sprintf("OUT burst %d", i) || errs[9+i] != fmt.Sprintf("ERR burst %d", i) {
-				t.Fatalf("per-stream order broken at burst %d", i)
-			}
-		}
-		c.checkLeftovers(1)
 	})
 
 	t.Run("34-console-crash", func(t *testing.T) {

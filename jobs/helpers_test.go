@@ -12,6 +12,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/jobdeck/jobdeck/internal/testtimeout"
 	"github.com/jobdeck/jobdeck/jobs/sanitize"
 	"github.com/jobdeck/jobdeck/model"
 	"github.com/jobdeck/jobdeck/supervisor"
@@ -26,6 +27,12 @@ func TestMain(m *testing.M) {
 	supervisor.Hygiene()
 	os.Exit(m.Run())
 }
+
+// deathWait is the StartWait of tables whose tests need a command that
+// dies at once to be done in its start report. Start returns as soon as
+// the job is done, so it costs nothing while the machine keeps up; the
+// default 300 ms is not enough on a loaded machine under -race.
+var deathWait = testtimeout.Scale(5 * time.Second)
 
 // newTable returns a Table for one test; at the end it is closed and the
 // test fails if any process of its session is left.

@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 
@@ -14,7 +15,7 @@ import (
 
 func TestStartReportsOutputAndExit(t *testing.T) {
 	t.Parallel()
-	tb := newTable(t, Options{})
+	tb := newTable(t, Options{StartWait: deathWait})
 	r := start(t, tb, model.Spec{Command: "echo hello; echo oops >&2; exit 3"})
 	if r.Job.Exit == nil || r.Job.Exit.Code != 3 {
 		t.Fatalf("exit = %v, want exited 3; report:\n%s", r.Job.Exit, plainText(r))
@@ -31,7 +32,7 @@ func TestStartReportsOutputAndExit(t *testing.T) {
 
 func TestStartInstantDeath(t *testing.T) {
 	t.Parallel()
-	tb := newTable(t, Options{})
+	tb := newTable(t, Options{StartWait: deathWait})
 	cases := []struct {
 		cmd, stderr string
 		code        int
@@ -185,6 +186,9 @@ func TestKillNeedsSigkill(t *testing.T) {
 	t.Parallel()
 	tb := newTable(t, Options{})
 	start(t, tb, model.Spec{Command: `sh -c 'trap "exit 0" TERM; (trap "" TERM; exec sleep 4243) & wait'`, Grace: new(time.Second)})
+	// A kill before the sleep ignores SIGTERM needs no SIGKILL (sh sets
+	// its trap before it starts the sleep).
+	waitFor(t, 10*time.Second, "the sleep that ignores SIGTERM", func() bool { return ignores("sleep 4243", syscall.SIGTERM) })
 	t0 := time.Now()
 	r, err := tb.Kill(t.Context(), 0, model.KillOptions{})
 	took := time.Since(t0)

@@ -86,6 +86,7 @@ func Start(cfg Config) (*Handle, error) {
 	cmd := exec.Command(c.Exe)
 	cmd.Args = append([]string{filepath.Base(os.Args[0])}, c.Args...)
 	cmd.Stdin = ctlR
+	cmd.Env = supervisorEnv()
 	cmd.Stdout, cmd.Stderr = nil, nil // /dev/null: the supervisor never writes to jobdeck's terminal
 	cmd.ExtraFiles = []*os.File{evW, outW, errW}
 	// Its own process group: Ctrl-C, Ctrl-\ and job-control signals of
