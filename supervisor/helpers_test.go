@@ -281,6 +281,18 @@ func (j *testJob) signalled(sig syscall.Signal) int {
 	return n
 }
 
+// treeRuns reports whether a live process of the job's tree runs the
+// program comm (/proc/<pid>/comm).
+func (j *testJob) treeRuns(comm string) bool {
+	for _, p := range walkTree(j.h.proc.Pid) {
+		b, err := os.ReadFile("/proc/" + strconv.Itoa(p.pid) + "/comm")
+		if err == nil && !p.zombie() && strings.TrimSpace(string(b)) == comm {
+			return true
+		}
+	}
+	return false
+}
+
 // waitFor polls cond every 10 ms until it holds or d passed.
 func waitFor(d time.Duration, cond func() bool) bool {
 	deadline := time.Now().Add(d)

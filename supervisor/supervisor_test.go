@@ -877,7 +877,11 @@ func TestWrapperEndsLikeItsCommand(t *testing.T) {
 			t.Parallel()
 			j := startJob(t, Config{Command: "echo READY; " + c.cmd})
 			j.mustOut("READY", 10*time.Second)
-			time.Sleep(100 * time.Millisecond) // let the command reach its sleep: the state under test
+			// The state under test: the command reached its sleep (so its
+			// traps are set). The first READY comes before that.
+			if !waitFor(10*time.Second, func() bool { return j.treeRuns("sleep") }) {
+				t.Fatalf("the command never reached its sleep: %q", j.out.text())
+			}
 			if err := j.h.Stop(time.Second); err != nil {
 				t.Fatal(err)
 			}
