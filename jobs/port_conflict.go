@@ -20,13 +20,18 @@ import (
 // line skipped; a server that fails to bind prints it among its last.
 const portCheckLines = 500
 
-// portContext is how many lines before and after an "in use" line that
-// names no port are searched for one.
+// portContextBefore and portContextAfter are how many lines before and
+// after an "in use" line that names no port are searched for one.
 const portContextBefore, portContextAfter = 5, 3
 
+// portBurst is how far before the newest "in use" line an earlier one
+// that names the port still counts as the same failure.
+const portBurst = 30
+
 // checkOutput reads the job's complete lines printed since the last check
-// and, when one says a port is already in use, records the newest such
-// line with who holds the port, announced by a state event. It is called
+// and, when one says a port is already in use, records that failure (its
+// newest such line, or the one of its lines that names the port) with who
+// holds the port, announced by a state event. It is called
 // by the scanner after each scan and each state change of the job, and
 // by report, so that a report always reflects the output it shows.
 func (t *Table) checkOutput(j *job) {
@@ -38,15 +43,35 @@ func (t *Table) checkOutput(j *job) {
 		return
 	}
 	ps.cursor = p.Next
-	hit, port := -1, 0
-	for i := len(p.Lines) - 1; i >= 0; i-- {
-		if n, ok := ports.InUse(p.Lines[i].Text); ok {
+	// The newest line that says so; when it names no port, the nearest
+	// line before it that does (Node prints "address already in use
+	// 127.0.0.1:3000", its stack, then "code: 'EADDRINUSE'").
+	newest, hit, port := -1, -1, 0
+	for i := len(p.Lines) - 1; i >= 0 && (newest < 0 || newest-i <= portBurst); i-- {
+		n, ok := ports.InUse(p.Lines[i].Text)
+		if !ok {
+			continue
+		}
+		if newest < 0 {
+			newest, hit = i, i
+		}
+		if n != 0 {
 			hit, port = i, n
 			break
 		}
 	}
 	if hit < 0 {
 		return
+	}
+	seq := p.Lines[hit].Seq
+	if port == 0 {
+		// Part of a failure an earlier check saw, with its port?
+		ps.mu.Lock()
+		prev := ps.conflict
+		ps.mu.Unlock()
+		if prev != nil && prev.Port != 0 && prev.Seq+portBurst >= seq {
+			return
+		}
 	}
 	var candidates []int
 	if port != 0 {
@@ -58,7 +83,7 @@ func (t *Table) checkOutput(j *job) {
 		candidates = append(candidates, ports.Named(j.spec.Command)...)
 	}
 	c := t.lookUpConflict(candidates)
-	c.Seq = p.Lines[hit].Seq
+	c.Seq = seq
 	ps.mu.Lock()
 	ps.conflict = c
 	ps.mu.Unlock()

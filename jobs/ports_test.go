@@ -177,26 +177,32 @@ func TestPortConflictNamesJob(t *testing.T) {
 	held, _ := portsEvent(t, tb, sub, web.Job.ID, ap.String())
 	port := strconv.Itoa(int(ap.Port()))
 
-	for _, cmd := range []string{
-		serveCommand(t, ap.String()),
-		"PORT=" + port + ` bash -c 'echo "OSError: [Errno 98] Address already in use" >&2; exit 1'`,
+	for _, c := range []struct{ cmd, line string }{
+		{serveCommand(t, ap.String()), "bind: address already in use"},
+		{"PORT=" + port + ` bash -c 'echo "OSError: [Errno 98] Address already in use" >&2; exit 1'`, "Errno 98"},
+		// Node's shape: the port in the first line, "EADDRINUSE" again
+		// in the last that says so.
+		{`echo "Error: listen EADDRINUSE: address already in use 127.0.0.1:` + port + `" >&2
+		echo "    at Server.setupListenHandle [as _listen2] (node:net:1908:16)" >&2
+		echo "  code: 'EADDRINUSE'," >&2; echo "  port: ` + port + `" >&2; exit 1`, "in use 127.0.0.1:" + port},
 	} {
+		cmd := c.cmd
 		r := start(t, tb, model.Spec{Command: cmd})
 		r, err := tb.Status(t.Context(), r.Job.ID, model.StatusOptions{Wait: testtimeout.Scale(20 * time.Second)})
 		if err != nil {
 			t.Fatal(err)
 		}
-		c := r.Job.PortConflict
-		if c == nil || c.Port != int(ap.Port()) || c.Holder == nil || c.Holder.Job == nil {
-			t.Fatalf("%s\n%s\nconflict %+v; want port %s held by job %d", cmd, plainText(r), c, port, web.Job.ID)
+		pc := r.Job.PortConflict
+		if pc == nil || pc.Port != int(ap.Port()) || pc.Holder == nil || pc.Holder.Job == nil {
+			t.Fatalf("%s\n%s\nconflict %+v; want port %s held by job %d", cmd, plainText(r), pc, port, web.Job.ID)
 		}
-		h := c.Holder
+		h := pc.Holder
 		if *h.Job != web.Job.ID || h.JobName != "web" || h.Socket.PID != held.Ports[0].PID || h.Command != "jobs.test" ||
 			h.OtherSession || h.UID != os.Getuid() {
 			t.Errorf("holder %+v (job %d); want job %d (web), pid %d, jobs.test", h, *h.Job, web.Job.ID, held.Ports[0].PID)
 		}
-		if l := r.Page.Lines; !hasSeq(l, c.Seq) {
-			t.Errorf("conflict line seq %d is not among the report's lines %v", c.Seq, lineTexts(r.Page))
+		if i := seqIndex(r.Page.Lines, pc.Seq); i < 0 || !strings.Contains(string(r.Page.Lines[i].Text), c.line) {
+			t.Errorf("conflict line seq %d is not the report's line with %q: %q", pc.Seq, c.line, lineTexts(r.Page))
 		}
 	}
 	// Negative control: a job that fails otherwise has no conflict.
@@ -206,13 +212,14 @@ func TestPortConflictNamesJob(t *testing.T) {
 	}
 }
 
-func hasSeq(lines []model.Line, seq uint64) bool {
-	for _, l := range lines {
+// seqIndex is the index of the line with seq, or -1.
+func seqIndex(lines []model.Line, seq uint64) int {
+	for i, l := range lines {
 		if l.Seq == seq {
-			return true
+			return i
 		}
 	}
-	return false
+	return -1
 }
 
 // TestPortConflictOtherHolders: a port held by this process (no job) and
