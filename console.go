@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"os"
+	"sync"
 
 	"github.com/jobdeck/jobdeck/jobs"
 	"github.com/jobdeck/jobdeck/model"
@@ -49,6 +50,11 @@ func (c consoleCore) Subscribe(context.Context) (ui.Subscription, error) {
 	return subscription{c.t.Subscribe()}, nil
 }
 
+// Session says the core is this process's own.
+func (c consoleCore) Session(context.Context) (model.SessionInfo, error) {
+	return model.SessionInfo{Private: true}, nil
+}
+
 // subscription adapts *jobs.Subscription to ui.Subscription.
 type subscription struct{ *jobs.Subscription }
 
@@ -71,58 +77,107 @@ func runConsole(ctx context.Context, table *jobs.Table, commands []string) error
 
 // remoteCore adapts a session's core (*session.Remote) to ui.Core: every
 // call is a round trip to the session process, and a lost link is an
-// error wrapping model.ErrUnavailable.
-type remoteCore struct{ r *session.Remote }
+// error wrapping model.ErrUnavailable. Reconnect joins again (starting a
+// new session when the old one is gone) and swaps the link.
+type remoteCore struct {
+	opts session.JoinOptions
+	mu   sync.Mutex
+	r    *session.Remote
+}
 
-var _ ui.Core = remoteCore{}
+var (
+	_ ui.Core        = (*remoteCore)(nil)
+	_ ui.Reconnecter = (*remoteCore)(nil)
+)
+
+func (c *remoteCore) remote() *session.Remote {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.r
+}
 
 // List returns every job's snapshot.
-func (c remoteCore) List(ctx context.Context) ([]model.Snapshot, error) {
-	jobs, _, err := c.r.List(ctx)
+func (c *remoteCore) List(ctx context.Context) ([]model.Snapshot, error) {
+	jobs, _, err := c.remote().List(ctx)
 	return jobs, err
 }
 
 // Read returns lines of job id's ring.
-func (c remoteCore) Read(ctx context.Context, id model.JobID, req model.ReadRequest) (model.Page, error) {
-	return c.r.Read(ctx, id, req)
+func (c *remoteCore) Read(ctx context.Context, id model.JobID, req model.ReadRequest) (model.Page, error) {
+	return c.remote().Read(ctx, id, req)
 }
 
 // Start starts a job in the session, where and with what this console runs.
-func (c remoteCore) Start(ctx context.Context, spec model.Spec) (model.Report, error) {
-	return c.r.Start(ctx, spec)
+func (c *remoteCore) Start(ctx context.Context, spec model.Spec) (model.Report, error) {
+	return c.remote().Start(ctx, spec)
 }
 
 // Resolve turns a selector into an ID.
-func (c remoteCore) Resolve(ctx context.Context, sel string) (model.JobID, error) {
-	return c.r.Resolve(ctx, sel)
+func (c *remoteCore) Resolve(ctx context.Context, sel string) (model.JobID, error) {
+	return c.remote().Resolve(ctx, sel)
 }
 
 // Status returns job id's report.
-func (c remoteCore) Status(ctx context.Context, id model.JobID, opts model.StatusOptions) (model.Report, error) {
-	return c.r.Status(ctx, id, opts)
+func (c *remoteCore) Status(ctx context.Context, id model.JobID, opts model.StatusOptions) (model.Report, error) {
+	return c.remote().Status(ctx, id, opts)
 }
 
 // Kill stops job id and its tree.
-func (c remoteCore) Kill(ctx context.Context, id model.JobID, opts model.KillOptions) (model.Report, error) {
-	return c.r.Kill(ctx, id, opts)
+func (c *remoteCore) Kill(ctx context.Context, id model.JobID, opts model.KillOptions) (model.Report, error) {
+	return c.remote().Kill(ctx, id, opts)
 }
 
 // Subscribe subscribes to the session's events.
-func (c remoteCore) Subscribe(context.Context) (ui.Subscription, error) {
-	return remoteSubscription{c.r.Subscribe()}, nil
+func (c *remoteCore) Subscribe(context.Context) (ui.Subscription, error) {
+	return remoteSubscription{c.remote().Subscribe()}, nil
 }
 
-// remoteSubscription adapts *session.Subscription to ui.Subscription.
+// Session describes the session and its attached clients (kept current by
+// the session's notifications: no round trip).
+func (c *remoteCore) Session(context.Context) (model.SessionInfo, error) {
+	r := c.remote()
+	if err := r.Err(); err != nil {
+		return model.SessionInfo{}, err
+	}
+	info := r.Info()
+	si := model.SessionInfo{Label: info.Label(), Self: r.Welcome().Client}
+	for _, cl := range info.Clients {
+		si.Clients = append(si.Clients, model.Client{ID: cl.ID, Kind: string(cl.Kind), Name: cl.Name, PID: cl.PID})
+	}
+	return si, nil
+}
+
+// Reconnect joins the session again; the old link is closed.
+func (c *remoteCore) Reconnect(ctx context.Context) error {
+	r, err := session.Attach(ctx, c.opts)
+	if err != nil {
+		return err
+	}
+	c.mu.Lock()
+	old := c.r
+	c.r = r
+	c.mu.Unlock()
+	_ = old.Close()
+	return nil
+}
+
+// Close leaves the session.
+func (c *remoteCore) Close() error { return c.remote().Close() }
+
+// remoteSubscription adapts *session.Subscription to ui.Subscription: a
+// change of the attached clients is an EventSession.
 type remoteSubscription struct{ s *session.Subscription }
 
 // Wait returns the session's next events.
 func (s remoteSubscription) Wait(ctx context.Context) ([]model.Event, error) {
-	for {
-		b, err := s.s.Wait(ctx)
-		if err != nil || len(b.Events) > 0 {
-			return b.Events, err
-		}
+	b, err := s.s.Wait(ctx)
+	if err != nil {
+		return nil, err
 	}
+	if b.Clients {
+		b.Events = append(b.Events, model.Event{Kind: model.EventSession})
+	}
+	return b.Events, nil
 }
 
 // Close ends the subscription; it never fails.
@@ -133,8 +188,8 @@ func (s remoteSubscription) Close() error {
 
 // runRemoteConsole runs the terminal UI on the session's core until the
 // user quits; commands start as jobs at launch.
-func runRemoteConsole(ctx context.Context, r *session.Remote, commands []string) error {
-	return ui.Run(ctx, remoteCore{r}, ui.Options{
+func runRemoteConsole(ctx context.Context, core *remoteCore, commands []string) error {
+	return ui.Run(ctx, core, ui.Options{
 		KeyMap:     defaultKeyMap(),
 		Commands:   commands,
 		NoColor:    os.Getenv("NO_COLOR") != "",

@@ -8,6 +8,7 @@ import (
 	"io"
 	"os"
 	"os/signal"
+	"strings"
 	"syscall"
 	"time"
 
@@ -101,22 +102,57 @@ func runShared(so *sessionOpts, m sharedMode, stdin io.Reader, stdout, stderr io
 }
 
 // runAttachedConsole runs the console on the session's core. The session
-// lives on after it while other clients are attached.
+// lives on after it while other clients are attached; then the console
+// says what keeps running, for whom.
 func runAttachedConsole(ctx context.Context, opts session.JoinOptions, commands []string, stderr io.Writer) error {
 	// See the private console in main.go: a console in a background
 	// process group must not stop on SIGTTIN/SIGTTOU.
 	signal.Ignore(syscall.SIGTTIN, syscall.SIGTTOU)
-	opts.Name = "console"
+	opts.Kind, opts.Name = session.KindConsole, "console"
 	r, err := session.Attach(ctx, opts)
 	if err != nil {
 		return err
 	}
-	defer r.Close()
-	err = runRemoteConsole(ctx, r, commands)
+	core := &remoteCore{opts: opts, r: r}
+	defer core.Close()
+	err = runRemoteConsole(ctx, core, commands)
 	if errors.Is(err, context.Canceled) {
-		return nil
+		err = nil
+	}
+	if msg := detachNote(core); msg != "" {
+		fmt.Fprintf(stderr, "jobdeck: %s\n", msg)
 	}
 	return err
+}
+
+// detachNote says, as the console leaves a session that others use, what
+// keeps running and for whom; "" when nothing does.
+func detachNote(core *remoteCore) string {
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
+	defer cancel()
+	si, err := core.Session(ctx)
+	if err != nil || len(si.Others()) == 0 {
+		return ""
+	}
+	jobs, err := core.List(ctx)
+	if err != nil {
+		return ""
+	}
+	live := 0
+	for _, j := range jobs {
+		if j.Live() {
+			live++
+		}
+	}
+	var names []string
+	for _, c := range si.Others() {
+		names = append(names, c.Name)
+	}
+	what := fmt.Sprintf("%d jobs keep", live)
+	if live == 1 {
+		what = "1 job keeps"
+	}
+	return fmt.Sprintf("detached from the session of %s; %s running for %s", si.Label, what, strings.Join(names, ", "))
 }
 
 // runSharedHTTP asks the session to serve MCP over streamable HTTP on

@@ -15,9 +15,14 @@ const (
 	EventState
 	// EventRemoved: a finished job was dropped from the table.
 	EventRemoved
+	// EventSession: the session's attached clients changed (an agent came
+	// or went); Job is zero and means nothing. Only a session's console
+	// subscription delivers it.
+	EventSession
 )
 
-// String returns the kind's name: started, output, state, removed.
+// String returns the kind's name: started, output, state, removed,
+// session.
 func (k EventKind) String() string {
 	switch k {
 	case EventStarted:
@@ -28,6 +33,8 @@ func (k EventKind) String() string {
 		return "state"
 	case EventRemoved:
 		return "removed"
+	case EventSession:
+		return "session"
 	}
 	return "unknown"
 }

@@ -32,9 +32,24 @@ const closeTimeout = 2 * time.Second
 // Stopping the jobs is the caller's part (jobs.Table.Close). in and out
 // may be any stream: a socket's two halves as well as stdin and stdout.
 func RunStdio(ctx context.Context, core Core, in io.Reader, out io.Writer) error {
+	return RunStream(ctx, core, in, out, StreamOptions{})
+}
+
+// StreamOptions are the settings of one MCP session served by RunStream.
+type StreamOptions struct {
+	// OnClient, when set, is called with the client's name once it is
+	// known: from its initialize request, or from the client info of a
+	// later request (protocol 2026-07-28 has no initialize). It is called
+	// once, from a request's goroutine, and must not block.
+	OnClient func(name string)
+}
+
+// RunStream is RunStdio with per-session settings: a jobdeck session runs
+// one on each agent's relayed connection.
+func RunStream(ctx context.Context, core Core, in io.Reader, out io.Writer, opts StreamOptions) error {
 	waits, cutWaits := context.WithCancel(ctx)
 	defer cutWaits()
-	s := newServer(core, options{life: waits})
+	s := newServer(core, options{life: waits, onClient: opts.OnClient})
 	return s.serveLines(ctx, cutWaits, in, out)
 }
 

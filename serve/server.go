@@ -48,6 +48,8 @@ type options struct {
 	progressEvery time.Duration
 	// now is the clock for elapsed times; nil means time.Now.
 	now func() time.Time
+	// onClient is told the client's name once it is known (StreamOptions).
+	onClient func(name string)
 }
 
 // server holds the tools' state: the core and what each session was told.
@@ -86,6 +88,9 @@ func newServer(core Core, opts options) *server {
 	s.mcp = mcp.NewServer(&mcp.Implementation{Name: "jobdeck", Title: "jobdeck", Version: version},
 		&mcp.ServerOptions{Instructions: instructions})
 	s.mcp.AddReceivingMiddleware(s.middleware)
+	if opts.onClient != nil {
+		s.mcp.AddReceivingMiddleware(clientNamer(opts.onClient))
+	}
 
 	no, yes := false, true
 	mcp.AddTool(s.mcp, &mcp.Tool{

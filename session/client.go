@@ -7,6 +7,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"sync"
 
 	"github.com/jobdeck/jobdeck/model"
@@ -62,11 +63,22 @@ func Attach(ctx context.Context, opts JoinOptions) (*Remote, error) {
 func (r *Remote) wrapLost(err error) error {
 	why := "the session closed the connection"
 	if r.ending != "" {
-		why = "the session ended: " + r.ending
-	} else if err != nil && !errors.Is(err, context.Canceled) {
-		why = fmt.Sprintf("the connection to the session broke (%v); the session may have been killed", err)
+		why = "the session ended (" + r.ending + ")"
+	} else if err != nil && !errors.Is(err, context.Canceled) && !errors.Is(err, io.EOF) {
+		why = fmt.Sprintf("the link to the session broke (%v); was it killed?", err)
 	}
-	return fmt.Errorf("%w (%w): %s", ErrLinkLost, model.ErrUnavailable, why)
+	return &lostError{why: why}
+}
+
+// lostError is a lost link: its message is why, in a few words, and it is
+// both ErrLinkLost and model.ErrUnavailable.
+type lostError struct{ why string }
+
+func (e *lostError) Error() string { return e.why }
+
+// Is makes errors.Is find ErrLinkLost and model.ErrUnavailable.
+func (e *lostError) Is(target error) bool {
+	return target == ErrLinkLost || target == model.ErrUnavailable
 }
 
 // Welcome is the session's answer to this console's hello.

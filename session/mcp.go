@@ -3,11 +3,8 @@
 package session
 
 import (
-	"bytes"
 	"context"
-	"encoding/json"
 	"fmt"
-	"io"
 	"net"
 	"os"
 	"path/filepath"
@@ -25,8 +22,9 @@ import (
 // the name its MCP initialize gives.
 func (s *server) serveMCP(ctx context.Context, conn *serverConn) error {
 	core := clientCore{Table: s.table, dir: string(conn.hello.Dir), env: envStrings(conn.hello.Env)}
-	in := &initSniffer{r: conn.r, name: func(name string) { s.rename(conn.client, name) }}
-	return serve.RunStdio(ctx, core, in, conn.c)
+	return serve.RunStream(ctx, core, conn.r, conn.c, serve.StreamOptions{
+		OnClient: func(name string) { s.rename(conn.client, name) },
+	})
 }
 
 // clientCore is the jobs table as one client's MCP server sees it: a job
@@ -51,67 +49,6 @@ func (c clientCore) Start(ctx context.Context, spec model.Spec) (model.Report, e
 		spec.Env = c.env
 	}
 	return c.Table.Start(ctx, spec)
-}
-
-// sniffLines bounds how many lines initSniffer looks at: an initialize
-// comes first in every MCP session.
-const sniffLines = 8
-
-// initSniffer passes an MCP stream through unchanged and, on the way,
-// reads the client's name from its initialize request (clientInfo.name).
-type initSniffer struct {
-	r     io.Reader
-	name  func(string)
-	line  []byte
-	lines int
-	done  bool
-}
-
-func (s *initSniffer) Read(p []byte) (int, error) {
-	n, err := s.r.Read(p)
-	if !s.done && n > 0 {
-		s.scan(p[:n])
-	}
-	return n, err
-}
-
-func (s *initSniffer) scan(b []byte) {
-	for len(b) > 0 && !s.done {
-		i := bytes.IndexByte(b, '\n')
-		if i < 0 {
-			if len(s.line)+len(b) > maxHelloBytes {
-				s.done = true // not a line we can use: stop looking
-				return
-			}
-			s.line = append(s.line, b...)
-			return
-		}
-		s.line = append(s.line, b[:i]...)
-		b = b[i+1:]
-		s.look(s.line)
-		s.line = s.line[:0]
-		if s.lines++; s.lines >= sniffLines {
-			s.done = true
-		}
-	}
-}
-
-func (s *initSniffer) look(line []byte) {
-	var msg struct {
-		Method string `json:"method"`
-		Params struct {
-			ClientInfo struct {
-				Name string `json:"name"`
-			} `json:"clientInfo"`
-		} `json:"params"`
-	}
-	if json.Unmarshal(line, &msg) == nil && msg.Method == "initialize" {
-		s.done = true
-		s.line = nil
-		if msg.Params.ClientInfo.Name != "" {
-			s.name(msg.Params.ClientInfo.Name)
-		}
-	}
 }
 
 // startHTTP serves MCP over streamable HTTP on the address the client

@@ -34,6 +34,19 @@ type Core interface {
 	// Subscribe returns a new subscription to every job's events; the
 	// console closes it when it stops.
 	Subscribe(ctx context.Context) (Subscription, error)
+	// Session describes the session the core belongs to and who else is
+	// attached to it (model.SessionInfo.Private for a core of this
+	// process's own). A change of the attached clients arrives as an
+	// EventSession.
+	Session(ctx context.Context) (model.SessionInfo, error)
+}
+
+// Reconnecter is implemented by a core that can be reached again after
+// its link was lost: Reconnect joins the session anew (starting a new one
+// when the old one is gone for good). The console offers it on a lost
+// link; after it succeeds, the console subscribes and fetches again.
+type Reconnecter interface {
+	Reconnect(ctx context.Context) error
 }
 
 // Subscription delivers the core's events. State events must never be

@@ -20,16 +20,17 @@ type fakeCore struct {
 	subs []*fakeSub
 	now  func() time.Time
 
-	startErr error         // the next Start fails with it
-	killGate chan struct{} // when set, Kill waits for it to close
-	started  []string      // commands Start was called with
-	owners   []string      // their Spec.Owner
-	killed   []string      // IDs Kill was called with
-	killedBy []string      // their KillOptions.By
-	statused []string      // IDs Status was called with
-	lists    int           // List calls
-	reads    int           // Read calls
-	lost     bool          // List and Read fail as if the link were lost
+	startErr error              // the next Start fails with it
+	killGate chan struct{}      // when set, Kill waits for it to close
+	started  []string           // commands Start was called with
+	owners   []string           // their Spec.Owner
+	killed   []string           // IDs Kill was called with
+	killedBy []string           // their KillOptions.By
+	statused []string           // IDs Status was called with
+	lists    int                // List calls
+	reads    int                // Read calls
+	lost     bool               // List and Read fail as if the link were lost
+	session  *model.SessionInfo // Session's answer; nil: a private core
 }
 
 type fakeJob struct {
@@ -262,6 +263,27 @@ func (c *fakeCore) Resolve(_ context.Context, sel string) (model.JobID, error) {
 		}
 	}
 	return 0, fmt.Errorf("%w: %s (see the job list for IDs and names)", model.ErrNotFound, sel)
+}
+
+func (c *fakeCore) Session(context.Context) (model.SessionInfo, error) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.lost {
+		return model.SessionInfo{}, fmt.Errorf("%w: link lost (test)", model.ErrUnavailable)
+	}
+	if c.session == nil {
+		return model.SessionInfo{Private: true}, nil
+	}
+	return *c.session, nil
+}
+
+// setSession makes the fake a shared session's core with these clients
+// (self first) and tells subscribers.
+func (c *fakeCore) setSession(label string, self model.Client, others ...model.Client) {
+	c.mu.Lock()
+	c.session = &model.SessionInfo{Label: label, Self: self.ID, Clients: append([]model.Client{self}, others...)}
+	c.mu.Unlock()
+	c.publish(model.Event{Kind: model.EventSession})
 }
 
 func (c *fakeCore) Subscribe(context.Context) (Subscription, error) {

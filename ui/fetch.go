@@ -150,6 +150,8 @@ type fetchedMsg struct {
 	// report is the /job-status overlay's job's newer report (nil when no
 	// overlay was open, or its job could not be read).
 	report *model.Report
+	// session is the session's description (who else is attached).
+	session model.SessionInfo
 	// err is why the list could not be read (nothing else was), or a lost
 	// link met while reading windows.
 	err error
@@ -164,6 +166,9 @@ func fetch(ctx context.Context, core Core, v sight, overlay *model.JobID) fetche
 	}
 	v = v.settle(jobs)
 	msg := fetchedMsg{jobs: jobs, plan: v.plan(jobs), windows: map[model.JobID]paneWindow{}}
+	if msg.session, err = core.Session(ctx); err != nil {
+		return fetchedMsg{err: err}
+	}
 	for _, r := range msg.plan {
 		w, err := readWindow(ctx, core, r)
 		if errors.Is(err, model.ErrUnavailable) {
@@ -225,6 +230,7 @@ func (m *Model) onFetched(msg fetchedMsg) tea.Cmd {
 	} else {
 		m.linkErr, m.synced = "", true
 		m.jobs = msg.jobs
+		m.session = msg.session
 		m.settleSelection()
 		// Windows of panes not read this time (an overlay covered them)
 		// stay, so that closing it redraws them at once; the next fetch

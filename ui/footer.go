@@ -50,6 +50,7 @@ func (m *Model) statusLine(w int) string {
 		b.WriteString(strconv.Itoa(live) + "/" + strconv.Itoa(m.maxRunning) + " running · " +
 			strconv.Itoa(len(m.jobs)-live) + " finished")
 	}
+	b.WriteString(m.withOthers())
 	switch n := len(m.stopping); {
 	case m.quitting:
 		b.WriteString(" · stopping " + plural(n, "job") + " before quitting…")
@@ -61,6 +62,9 @@ func (m *Model) statusLine(w int) string {
 		b.WriteString(" · stopping " + plural(n, "job") + "…")
 	}
 	s := m.st.Status.Render(b.String())
+	if m.lost != "" {
+		return fit(s+"  "+m.st.Error.Render(m.lostLine()), w)
+	}
 	if m.linkErr != "" {
 		// The screen may be out of date: say so before anything else.
 		return fit(s+"  "+m.st.Error.Render(m.linkErr), w)

@@ -46,7 +46,7 @@ func (m *Model) renderList(r rect) []string {
 		return out
 	}
 	b := lipgloss.RoundedBorder()
-	out = append(out, frameTop(b, m.st.Border, m.st.Title, "jobs", "", r.w))
+	out = append(out, frameTop(b, m.st.Border, m.st.Title, m.listTitle(), "", r.w))
 	inner, rows := r.w-2, r.h-2
 	if rows <= 0 {
 		return out[:min(len(out), r.h)]

@@ -21,6 +21,10 @@ func (m *Model) onKey(msg tea.KeyPressMsg) tea.Cmd {
 		return nil
 	}
 	m.message, m.msgErr, m.msgJob = "", false, nil
+	if m.lost != "" {
+		m.confirm, m.palette = nil, nil
+		return m.onLostKey(msg)
+	}
 	switch {
 	case m.confirm != nil:
 		return m.onConfirmKey(msg)
@@ -198,6 +202,14 @@ func (m *Model) kill(id model.JobID) tea.Cmd {
 // way: a job started at launch may run before its report arrives), the
 // answer waits for what it waits for (quitWhenKnown).
 func (m *Model) requestQuit() tea.Cmd {
+	if m.lost != "" {
+		return tea.Quit
+	}
+	if len(m.others()) > 0 && m.starting == 0 {
+		// Others use the session: leaving detaches, and every job goes
+		// on for them; nothing to ask.
+		return tea.Quit
+	}
 	if !m.synced || m.starting > 0 {
 		m.quitAsked = true
 		return nil

@@ -109,3 +109,11 @@ func statusCmd(ctx context.Context, core Core, id model.JobID) tea.Cmd {
 
 // overlayLines is how many lines a /job-status overlay shows at most.
 const overlayLines = 200
+
+// reconnectedMsg: Reconnect returned.
+type reconnectedMsg struct{ err error }
+
+// reconnectCmd joins the session anew.
+func reconnectCmd(ctx context.Context, rc Reconnecter) tea.Cmd {
+	return func() tea.Msg { return reconnectedMsg{err: rc.Reconnect(ctx)} }
+}

@@ -50,6 +50,13 @@ type Model struct {
 	starting  int    // start commands on their way
 	quitAsked bool   // quit was asked before the console knew what runs
 
+	// The session the core belongs to, as last fetched, and whether the
+	// link to it is gone (then only q and, for a core that can,
+	// r for reconnect act).
+	session      model.SessionInfo
+	lost         string // why the link was lost; "" while it is up
+	reconnecting bool
+
 	palette  *palette
 	history  []string
 	confirm  *confirm
@@ -213,4 +220,12 @@ func (m *Model) focusedRows() int {
 		}
 	}
 	return 0
+}
+
+// others are the clients attached to the session besides this console.
+func (m *Model) others() []model.Client {
+	if m.session.Private {
+		return nil
+	}
+	return m.session.Others()
 }

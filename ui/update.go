@@ -1,6 +1,7 @@
 package ui
 
 import (
+	"errors"
 	"fmt"
 	"time"
 
@@ -65,6 +66,9 @@ func (m *Model) update(msg tea.Msg) tea.Cmd {
 	case resolvedMsg:
 		m.invalidate()
 		return m.onResolved(msg)
+	case reconnectedMsg:
+		m.invalidate()
+		return m.onReconnected(msg)
 	case tea.KeyPressMsg:
 		return m.onKeyPress(msg)
 	case tea.PasteMsg:
@@ -156,7 +160,11 @@ func (m *Model) onEvents(msg eventsMsg) tea.Cmd {
 	m.waiting = false
 	if msg.err != nil {
 		// The subscription or the console's context is over: no more
-		// events will come.
+		// events will come. A lost link is said, with what to do.
+		if errors.Is(msg.err, model.ErrUnavailable) {
+			m.lost = model.OneLine(msg.err.Error(), 0)
+			m.invalidate()
+		}
 		return nil
 	}
 	var output, state bool

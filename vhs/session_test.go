@@ -128,3 +128,64 @@ func TestAgentJoinsConsole(t *testing.T) {
 		t.Errorf("leftovers (leftovers.sh exited %d)", code)
 	}
 }
+
+// The console quits while an agent is attached: no question, the agent's
+// job keeps running, and the console says so; when the agent leaves last,
+// the session lingers and then stops every job.
+func TestConsoleDetaches(t *testing.T) {
+	t.Parallel()
+	term, env := startShellEnv(t, 120, 30)
+	mark := sessionMark()
+	agent := agentIn(t, env, "detach-agent")
+	tool(t, agent, "background", map[string]any{"command": "export DEMO_MARK=" + mark + "; echo agent job up; sleep 300"})
+	typeLine(term, "jobdeck")
+	waitScreen(t, term, "Screen", `agent job up`, 15*time.Second)
+	waitScreen(t, term, "Screen", `with detach-agent`, 10*time.Second)
+	term.SendText("q")
+	waitScreen(t, term, "Screen", `detached from the session of .*; 1 job keeps running for detach-agent`, 10*time.Second)
+	if n := countMarked(mark); n == 0 {
+		t.Fatal("the agent's job stopped when the console detached")
+	}
+	agent.Close()
+	// linger 1 s + grace 1 s, on a busy machine.
+	if code := ownScan(t, mark, "15"); code != 0 {
+		t.Errorf("the agent left last, yet its job is still there (leftovers.sh exited %d)", code)
+	}
+}
+
+// A session stopped under the console (`jobdeck sessions stop`) shows as a
+// lost link that says why; r joins again (a new session), q quits.
+func TestConsoleSeesSessionEnd(t *testing.T) {
+	t.Parallel()
+	term, env := startShellEnv(t, 140, 30)
+	typeLine(term, "jobdeck")
+	waitScreen(t, term, "Screen", `No jobs yet`, 15*time.Second)
+	dir, _ := os.Getwd()
+	stop := exec.Command(filepath.Join(jobdeckDir(t), "jobdeck"), "sessions", "stop")
+	stop.Dir, stop.Env = dir, env
+	if out, err := stop.CombinedOutput(); err != nil {
+		t.Fatalf("jobdeck sessions stop: %v\n%s", err, out)
+	}
+	waitScreen(t, term, "Screen", "the session ended \\(stopped by `jobdeck sessions stop`\\) · r joins again · q quits", 10*time.Second)
+	term.SendText("r")
+	waitScreen(t, term, "Screen", `joined the session of .* again`, 15*time.Second)
+	term.SendText("q")
+	waitScreen(t, term, "Line", `>$`, 10*time.Second)
+}
+
+// countMarked counts processes carrying DEMO_MARK=mark.
+func countMarked(mark string) int {
+	want := []byte("DEMO_MARK=" + mark)
+	n := 0
+	ents, _ := os.ReadDir("/proc")
+	for _, e := range ents {
+		if _, err := strconv.Atoi(e.Name()); err != nil {
+			continue
+		}
+		env, err := os.ReadFile("/proc/" + e.Name() + "/environ")
+		if err == nil && bytes.Contains(env, want) {
+			n++
+		}
+	}
+	return n
+}

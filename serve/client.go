@@ -1,0 +1,36 @@
+package serve
+
+import (
+	"context"
+	"sync"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+// clientNamer is a receiving middleware that tells onClient the client's
+// name once: the first request that carries it (an initialize names its
+// client; under protocol 2026-07-28 every request does, in _meta).
+func clientNamer(onClient func(name string)) mcp.Middleware {
+	var once sync.Once
+	return func(next mcp.MethodHandler) mcp.MethodHandler {
+		return func(ctx context.Context, method string, req mcp.Request) (mcp.Result, error) {
+			if name := requestClient(req); name != "" {
+				once.Do(func() { onClient(name) })
+			}
+			return next(ctx, method, req)
+		}
+	}
+}
+
+// requestClient is the client name a request carries, or "".
+func requestClient(req mcp.Request) string {
+	if init, ok := req.(*mcp.InitializeRequest); ok && init.Params != nil && init.Params.ClientInfo != nil {
+		return init.Params.ClientInfo.Name
+	}
+	if r, ok := req.(interface{ ClientInfo() *mcp.Implementation }); ok {
+		if info := r.ClientInfo(); info != nil {
+			return info.Name
+		}
+	}
+	return ""
+}
