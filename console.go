@@ -3,6 +3,8 @@ package main
 import (
 	"context"
 	"os"
+	"path/filepath"
+	"strconv"
 	"sync"
 
 	"github.com/jobdeck/jobdeck/jobs"
@@ -140,7 +142,10 @@ func (c *remoteCore) Session(context.Context) (model.SessionInfo, error) {
 		return model.SessionInfo{}, err
 	}
 	info := r.Info()
-	si := model.SessionInfo{Label: info.Label(), Self: r.Welcome().Client}
+	si := model.SessionInfo{Label: info.Label(), Short: filepath.Base(info.Worktree), Self: r.Welcome().Client}
+	if info.Name != "" {
+		si.Short = strconv.Quote(info.Name)
+	}
 	for _, cl := range info.Clients {
 		si.Clients = append(si.Clients, model.Client{ID: cl.ID, Kind: string(cl.Kind), Name: cl.Name, PID: cl.PID})
 	}

@@ -6,6 +6,9 @@ type SessionInfo struct {
 	// Label names the session for people: its worktree's path, or
 	// `session "NAME"`. Empty for a private core.
 	Label string
+	// Short is the label in a word, for titles: the worktree's directory
+	// name ("app" for /home/me/src/app), or the session's name in quotes.
+	Short string
 	// Private reports a core of this process's own, that nobody else can
 	// join (jobdeck --private).
 	Private bool

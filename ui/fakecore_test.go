@@ -3,6 +3,7 @@ package ui
 import (
 	"context"
 	"fmt"
+	"path/filepath"
 	"strconv"
 	"strings"
 	"sync"
@@ -281,7 +282,7 @@ func (c *fakeCore) Session(context.Context) (model.SessionInfo, error) {
 // (self first) and tells subscribers.
 func (c *fakeCore) setSession(label string, self model.Client, others ...model.Client) {
 	c.mu.Lock()
-	c.session = &model.SessionInfo{Label: label, Self: self.ID, Clients: append([]model.Client{self}, others...)}
+	c.session = &model.SessionInfo{Label: label, Short: filepath.Base(label), Self: self.ID, Clients: append([]model.Client{self}, others...)}
 	c.mu.Unlock()
 	c.publish(model.Event{Kind: model.EventSession})
 }

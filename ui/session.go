@@ -85,11 +85,20 @@ func (m *Model) withOthers() string {
 	return " · with " + strings.Join(names, ", ")
 }
 
-// listTitle is the job list's title: "jobs", and the session's label on a
-// shared session ("jobs · ~/src/app").
+// listTitle is the job list's title: "jobs", and on a shared session the
+// session in a word ("jobs · app"; the window title has the whole label).
 func (m *Model) listTitle() string {
-	if m.session.Private || m.session.Label == "" {
+	if m.session.Private || m.session.Short == "" {
 		return "jobs"
 	}
-	return "jobs · " + m.session.Label
+	return "jobs · " + m.session.Short
+}
+
+// windowTitle is the terminal window's title: "jobdeck", and the session's
+// label on a shared session ("jobdeck · /home/me/src/app").
+func (m *Model) windowTitle() string {
+	if m.session.Private || m.session.Label == "" {
+		return "jobdeck"
+	}
+	return "jobdeck · " + model.OneLine(m.session.Label, 80)
 }

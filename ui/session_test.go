@@ -24,10 +24,13 @@ func TestSessionShown(t *testing.T) {
 	if s := h.screen(); strings.Contains(s, "jobs ·") || strings.Contains(s, "with ") {
 		t.Fatalf("a private core shows a session:\n%s", s)
 	}
-	c.setSession("~/src/app", selfClient)
+	c.setSession("/home/me/src/app", selfClient)
 	h.pump()
-	if s := h.screen(); !strings.Contains(s, "jobs · ~/src/app") || strings.Contains(s, "with claude-code") {
+	if s := h.screen(); !strings.Contains(s, "jobs · app") || strings.Contains(s, "with claude-code") {
 		t.Fatalf("alone on the session:\n%s", s)
+	}
+	if title := h.m.View().WindowTitle; title != "jobdeck · /home/me/src/app" {
+		t.Fatalf("window title %q", title)
 	}
 	c.setSession("~/src/app", selfClient, agentClient)
 	h.pump()

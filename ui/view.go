@@ -38,7 +38,7 @@ func (m *Model) View() tea.View {
 	}
 	v := tea.NewView(m.cache.content)
 	v.AltScreen = true
-	v.WindowTitle = "jobdeck"
+	v.WindowTitle = m.windowTitle()
 	if m.palette != nil && !tooSmall(m.width, m.height) {
 		if c := m.palette.cursor(); c != nil {
 			l := m.layout()

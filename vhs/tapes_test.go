@@ -65,7 +65,7 @@ func TestTapes(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			snaps, err := tp.Run(t.Context(), Options{PathPrepend: []string{bin}, Home: t.TempDir(), Logf: t.Logf})
+			snaps, err := tp.Run(t.Context(), Options{PathPrepend: []string{bin}, Home: t.TempDir(), Dir: appDir(t), Logf: t.Logf})
 			if errors.Is(err, ErrRequire) && len(snaps) == 0 {
 				// A fresh machine may lack a program a story needs (setsid
 				// is util-linux, not coreutils): say so instead of failing.
@@ -120,4 +120,24 @@ func TestTapesValidateWithRealVHS(t *testing.T) {
 	if err != nil {
 		t.Fatalf("vhs validate: %v\n%s", err, out)
 	}
+}
+
+// appDir is where a tape's shell starts: a directory named "app" (so the
+// console's title, which names its session after the worktree's
+// directory, reads "jobs · app" on every machine) that reaches the demo
+// scripts as testdata/…, as vhs/ does.
+func appDir(t *testing.T) string {
+	t.Helper()
+	dir := filepath.Join(t.TempDir(), "app")
+	abs, err := filepath.Abs("testdata")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Mkdir(dir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink(abs, filepath.Join(dir, "testdata")); err != nil {
+		t.Fatal(err)
+	}
+	return dir
 }
