@@ -77,7 +77,7 @@ type endingParams struct {
 
 // serveConsole serves the console dialect on one connection until it ends.
 func (s *server) serveConsole(ctx context.Context, conn *serverConn) error {
-	mc, err := connection(ctx, conn.r, conn.c, conn.c)
+	mc, err := serverConnection(ctx, conn)
 	if err != nil {
 		return err
 	}

@@ -14,6 +14,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/jobdeck/jobdeck/serve"
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
@@ -38,10 +39,18 @@ func connection(ctx context.Context, r io.Reader, w io.Writer, closer io.Closer)
 	return (&mcp.IOTransport{Reader: rc, Writer: wc, MaxLineLength: maxHelloBytes}).Connect(ctx)
 }
 
+// serverConnection is connection for the session's side of a console or
+// control connection: a garbage line from the client gets a JSON-RPC
+// error (serve's line filter) instead of ending the connection.
+func serverConnection(ctx context.Context, conn *serverConn) (mcp.Connection, error) {
+	r, w := serve.FilterStream(ctx, conn.r, conn.c)
+	return connection(ctx, r, w, conn.c)
+}
+
 // serveControl answers `jobdeck sessions`: what the session is, and a
 // request to stop it.
 func (s *server) serveControl(ctx context.Context, conn *serverConn) error {
-	mc, err := connection(ctx, conn.r, conn.c, conn.c)
+	mc, err := serverConnection(ctx, conn)
 	if err != nil {
 		return err
 	}

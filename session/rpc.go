@@ -19,7 +19,11 @@ var ErrLinkLost = errors.New("lost the link to the jobdeck session")
 // maxInFlight bounds the calls one connection may have running at once in
 // its peer; the next one is read when one of them returns, so a client
 // that floods requests (or stops reading answers) only waits for itself.
-const maxInFlight = 64
+// It also bounds what such a client can make the session hold: an answer
+// is at most one ring's page (4 MiB of text, 5.4 MB as JSON), so at most
+// about 90 MB per misbehaving connection. A console needs a fetch, up to
+// eight kills (quitting stops every job at once), a report and a start.
+const maxInFlight = 16
 
 // callHandler serves one incoming call: the result is marshalled as the
 // answer's result; an error becomes the answer's error (a *jsonrpc.Error is

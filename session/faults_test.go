@@ -1,0 +1,153 @@
+package session
+
+import (
+	"bufio"
+	"encoding/json"
+	"fmt"
+	"net"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
+)
+
+// rawConsole connects to the session of w as a console by hand (hello and
+// welcome), for tests that misbehave on purpose.
+func rawConsole(t *testing.T, w *world) (net.Conn, *bufio.Reader) {
+	t.Helper()
+	c, err := net.Dial("unix", filepath.Join(w.sdir, Target{Worktree: w.wt}.Key()+".sock"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { c.Close() })
+	params, _ := json.Marshal(Hello{Protocol: Protocol, Kind: KindConsole, Name: "raw", Dir: []byte(w.wt)})
+	if err := writeMessage(c, &jsonrpc.Request{ID: mustID(1), Method: helloMethod, Params: params}); err != nil {
+		t.Fatal(err)
+	}
+	r := bufio.NewReader(c)
+	_ = c.SetReadDeadline(time.Now().Add(10 * time.Second))
+	if _, err := r.ReadString('\n'); err != nil {
+		t.Fatalf("welcome: %v", err)
+	}
+	return c, r
+}
+
+// A garbage line on a console connection gets a JSON-RPC error; the
+// connection, the session and every other client go on.
+func TestGarbageLines(t *testing.T) {
+	t.Parallel()
+	w := newWorld(t)
+	a, _ := w.agent("agent", "--linger", "1s")
+	w.call(a, "background", map[string]any{"command": w.job("echo up; sleep 300")}, false)
+	c, r := rawConsole(t, w)
+	deep := strings.Repeat("[", 2000) + strings.Repeat("]", 2000)
+	for _, line := range []string{
+		"not json at all",
+		`[{"jsonrpc":"2.0","id":7,"method":"jobs/list"}]`,
+		deep,
+		`{"JSONRPC":"2.0","id":8,"method":"jobs/list"}`,
+		`{"jsonrpc":"2.0","id":9,"method":"jobs/list","extra":1}`,
+	} {
+		if _, err := c.Write([]byte(line + "\n")); err != nil {
+			t.Fatal(err)
+		}
+		_ = c.SetReadDeadline(time.Now().Add(10 * time.Second))
+		reply, err := readReply(r)
+		if err != nil {
+			t.Fatalf("after %.40q: %v", line, err)
+		}
+		if !strings.Contains(reply, `"error"`) {
+			t.Fatalf("%.40q was answered without an error: %s", line, reply)
+		}
+	}
+	// The same connection still serves a good request.
+	if _, err := c.Write([]byte(`{"jsonrpc":"2.0","id":10,"method":"jobs/list","params":{}}` + "\n")); err != nil {
+		t.Fatal(err)
+	}
+	reply, err := readReply(r)
+	if err != nil || !strings.Contains(reply, `"result"`) || !strings.Contains(reply, "sleep 300") {
+		t.Fatalf("a good request after the garbage: %v %.200s", err, reply)
+	}
+	w.call(a, "job_status", map[string]any{"id": 0}, false)
+}
+
+// readReply reads lines until one is a response (skipping notifications).
+func readReply(r *bufio.Reader) (string, error) {
+	for {
+		line, err := r.ReadString('\n')
+		if err != nil {
+			return "", err
+		}
+		if !strings.Contains(line, `"method"`) {
+			return line, nil
+		}
+	}
+}
+
+// A console that never reads while a job floods cannot slow the core,
+// the job or another client: the flood runs at full speed, another
+// agent's calls answer at once, and the session's memory stays bounded.
+func TestStalledConsole(t *testing.T) {
+	t.Parallel()
+	w := newWorld(t)
+	a, _ := w.agent("agent", "--linger", "1s", "--grace", "1s")
+	w.call(a, "job_status", map[string]any{}, false)
+	c, _ := rawConsole(t, w) // subscribed; never read from again
+	pid := w.sessionPID()
+	before := rssKiB(t, pid)
+	// Many short jobs make many state events (never folded away on the
+	// core's side), and a flood makes output events.
+	w.call(a, "background", map[string]any{"command": w.job("yes flood | head -c 200M"), "tty": false}, false)
+	// And it asks for whole rings it never reads: the session's answers
+	// fill the socket, then its in-flight calls, and only it waits.
+	go func() {
+		for i := range 200 {
+			req := fmt.Sprintf(`{"jsonrpc":"2.0","id":%d,"method":"jobs/read","params":{"id":0,"req":{"Limit":2000}}}`+"\n", 100+i)
+			if _, err := c.Write([]byte(req)); err != nil {
+				return
+			}
+		}
+	}()
+	for i := range 20 {
+		w.call(a, "background", map[string]any{"command": w.job(fmt.Sprintf("echo %d", i))}, false)
+	}
+	start := time.Now()
+	rep := w.call(a, "job_status", map[string]any{"id": 0, "wait": 60}, false)
+	if !strings.Contains(rep, "exited 0") {
+		t.Fatalf("the flood did not end while a console stalled:\n%.500s", rep)
+	}
+	t.Logf("200 MB flood with a stalled console: done %v after the last start", time.Since(start).Round(time.Millisecond))
+	for range 20 {
+		callStart := time.Now()
+		w.call(a, "job_status", map[string]any{}, false)
+		if d := time.Since(callStart); d > 2*time.Second {
+			t.Errorf("a list call took %v with a stalled console", d)
+		}
+	}
+	after := rssKiB(t, pid)
+	t.Logf("session RSS %d KiB before, %d KiB after", before, after)
+	if after > before+64<<10 {
+		t.Errorf("the session grew from %d to %d KiB while a console stalled", before, after)
+	}
+}
+
+// rssKiB is a process's resident set size.
+func rssKiB(t *testing.T, pid int) int {
+	t.Helper()
+	b, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/status")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, l := range strings.Split(string(b), "\n") {
+		if f := strings.Fields(l); len(f) >= 2 && f[0] == "VmRSS:" {
+			n, _ := strconv.Atoi(f[1])
+			return n
+		}
+	}
+	t.Fatal("no VmRSS")
+	return 0
+}
