@@ -47,6 +47,17 @@ func (c consoleCore) Kill(ctx context.Context, id model.JobID, opts model.KillOp
 	return c.t.Kill(ctx, id, opts)
 }
 
+// Restart stops job id (when live) and starts its command again.
+func (c consoleCore) Restart(ctx context.Context, id model.JobID, opts model.RestartOptions) (model.Report, error) {
+	return c.t.Restart(ctx, id, opts)
+}
+
+// Remove takes finished job id out of the list.
+func (c consoleCore) Remove(_ context.Context, id model.JobID) error { return c.t.Remove(id) }
+
+// Clear removes every finished job.
+func (c consoleCore) Clear(context.Context) ([]model.JobID, error) { return c.t.Clear(), nil }
+
 // Subscribe subscribes to the table's events.
 func (c consoleCore) Subscribe(context.Context) (ui.Subscription, error) {
 	return subscription{c.t.Subscribe()}, nil
@@ -127,6 +138,22 @@ func (c *remoteCore) Status(ctx context.Context, id model.JobID, opts model.Stat
 // Kill stops job id and its tree.
 func (c *remoteCore) Kill(ctx context.Context, id model.JobID, opts model.KillOptions) (model.Report, error) {
 	return c.remote().Kill(ctx, id, opts)
+}
+
+// Restart stops job id (when live) and starts its command again, in the
+// session.
+func (c *remoteCore) Restart(ctx context.Context, id model.JobID, opts model.RestartOptions) (model.Report, error) {
+	return c.remote().Restart(ctx, id, opts)
+}
+
+// Remove takes finished job id out of the session's list.
+func (c *remoteCore) Remove(ctx context.Context, id model.JobID) error {
+	return c.remote().Remove(ctx, id)
+}
+
+// Clear removes every finished job of the session.
+func (c *remoteCore) Clear(ctx context.Context) ([]model.JobID, error) {
+	return c.remote().Clear(ctx)
 }
 
 // Subscribe subscribes to the session's events.

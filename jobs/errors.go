@@ -13,4 +13,5 @@ var (
 	ErrBadSpec    = model.ErrBadSpec
 	ErrBadRequest = model.ErrBadRequest
 	ErrClosed     = model.ErrClosed
+	ErrRunning    = model.ErrRunning
 )

@@ -55,6 +55,13 @@ type job struct {
 	changed   chan struct{} // closed and replaced on every change (broadcast)
 
 	portInfo portState // listening ports and "in use" conflict (ports.go)
+
+	// restartOf is the job this one restarts (set before the job is in
+	// the table, then never changed).
+	restartOf *model.JobID
+	// rerun is this job's restart, once one began (guarded by t.mu, not
+	// j.mu; restart.go).
+	rerun rerunState
 }
 
 func newJob(t *Table, id model.JobID, spec model.Spec, grace time.Duration) *job {
@@ -328,6 +335,10 @@ func (j *job) snapshot() model.Snapshot {
 		Notes: slices.Clone(j.notes),
 	}
 	s.Ports, s.PortConflict = j.portInfo.get(j.treeEmpty)
+	if j.restartOf != nil {
+		prev := *j.restartOf
+		s.RestartOf = &prev
+	}
 	if j.state == model.StateFailed {
 		s.Started = time.Time{}
 	}

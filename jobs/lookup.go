@@ -73,6 +73,9 @@ func (t *Table) findLocked(id model.JobID) (*job, error) {
 			return j, nil
 		}
 	}
+	if t.removed[id] {
+		return nil, fmt.Errorf("%w: job %d finished and was removed from the list", ErrNotFound, id)
+	}
 	if id >= 0 && id < t.nextID {
 		return nil, fmt.Errorf("%w: job %d finished and was dropped (only the %d most recent finished jobs are kept)", ErrNotFound, id, t.opts.MaxFinished)
 	}

@@ -75,7 +75,8 @@ type Table struct {
 	mu      sync.Mutex
 	jobs    []*job // in ID order; finished ones until dropped
 	nextID  model.JobID
-	dropped int // finished jobs dropped past MaxFinished
+	dropped int                  // finished jobs dropped past MaxFinished
+	removed map[model.JobID]bool // finished jobs removed on request (Remove, Clear)
 	closed  bool
 
 	// goroutines counts every goroutine of every job (wg.Go); lives
@@ -129,6 +130,7 @@ func New(opts Options) (*Table, error) {
 		grace:   grace,
 		session: fmt.Sprintf("%d-%s", os.Getpid(), hex.EncodeToString(id[:])),
 		subs:    map[*Subscription]struct{}{},
+		removed: map[model.JobID]bool{},
 	}, nil
 }
 
@@ -144,6 +146,12 @@ func (t *Table) Session() string { return t.session }
 // at all is kept in StateFailed with the reason in Snapshot.Err, and is not
 // an error.
 func (t *Table) Start(ctx context.Context, spec model.Spec) (model.Report, error) {
+	return t.start(ctx, spec, nil)
+}
+
+// start is Start; prev, when set, is the job the new one is a restart of
+// (Snapshot.RestartOf).
+func (t *Table) start(ctx context.Context, spec model.Spec, prev *model.JobID) (model.Report, error) {
 	spec, grace, err := t.checkSpec(spec)
 	if err != nil {
 		return model.Report{}, err
@@ -158,6 +166,7 @@ func (t *Table) Start(ctx context.Context, spec model.Spec) (model.Report, error
 		return model.Report{}, err
 	}
 	j := newJob(t, t.nextID, spec, grace)
+	j.restartOf = prev
 	t.nextID++
 	t.jobs = append(t.jobs, j)
 	t.lives.Add(1) // released when the job is done

@@ -33,6 +33,10 @@ var (
 	// ErrUnavailable: the jobs core cannot be reached (a remote core whose
 	// link was lost). Code "unavailable".
 	ErrUnavailable = errors.New("jobs core unavailable")
+	// ErrRunning: the job is still running or being stopped, and the
+	// request needs it over (a removal), or not being stopped (a
+	// restart). Code "running".
+	ErrRunning = errors.New("job still running")
 )
 
 // errorCodes maps each sentinel to its stable code. Codes never change
@@ -49,6 +53,7 @@ var errorCodes = []struct {
 	{"bad_request", ErrBadRequest},
 	{"closed", ErrClosed},
 	{"unavailable", ErrUnavailable},
+	{"running", ErrRunning},
 	{"canceled", context.Canceled},
 	{"deadline", context.DeadlineExceeded},
 }
@@ -59,7 +64,7 @@ const CodeInternal = "internal"
 
 // ErrorCode returns the stable code of the sentinel err wraps ("not_found",
 // "ambiguous", "limit", "duplicate", "bad_spec", "bad_request", "closed",
-// "unavailable", "canceled" for context.Canceled, "deadline" for
+// "unavailable", "running", "canceled" for context.Canceled, "deadline" for
 // context.DeadlineExceeded), CodeInternal for any other error, and "" for
 // nil.
 func ErrorCode(err error) string {

@@ -201,6 +201,10 @@ type Snapshot struct {
 	// already in use (the latest such line), with who held that port. Nil
 	// otherwise.
 	PortConflict *PortConflict
+	// RestartOf is the job this one is a restart of (its previous run,
+	// which stays readable); nil for a first run. A console shows the new
+	// run where it showed the old one.
+	RestartOf *JobID
 }
 
 // Elapsed is how long the job ran: until Ended, or until now while the

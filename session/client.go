@@ -155,6 +155,28 @@ func (r *Remote) Kill(ctx context.Context, id model.JobID, opts model.KillOption
 	return rep, err
 }
 
+// Restart stops a job (when live) and starts its command again as a new
+// job, with the environment and directory of the old run; the report is
+// the new run's.
+func (r *Remote) Restart(ctx context.Context, id model.JobID, opts model.RestartOptions) (model.Report, error) {
+	var rep model.Report
+	err := r.call(ctx, methodRestart, restartParams{ID: id, Opts: opts}, &rep)
+	return rep, err
+}
+
+// Remove takes a finished job out of the session's list.
+func (r *Remote) Remove(ctx context.Context, id model.JobID) error {
+	var res struct{}
+	return r.call(ctx, methodRemove, removeParams{ID: id}, &res)
+}
+
+// Clear removes every finished job of the session and returns their IDs.
+func (r *Remote) Clear(ctx context.Context) ([]model.JobID, error) {
+	var res clearResult
+	err := r.call(ctx, methodClear, struct{}{}, &res)
+	return res.Removed, err
+}
+
 // Resolve turns a selector into a job ID.
 func (r *Remote) Resolve(ctx context.Context, sel string) (model.JobID, error) {
 	var res resolveResult

@@ -25,6 +25,9 @@ const (
 	methodStatus  = "jobs/status"  // statusParams → model.Report
 	methodKill    = "jobs/kill"    // killParams → model.Report
 	methodResolve = "jobs/resolve" // resolveParams → resolveResult
+	methodRestart = "jobs/restart" // restartParams → model.Report (the new run's)
+	methodRemove  = "jobs/remove"  // removeParams → struct{}
+	methodClear   = "jobs/clear"   // {} → clearResult
 
 	notifyEvents  = "jobs/events"     // eventsParams: coalesced events
 	notifyClients = "session/clients" // Info: the attached clients changed
@@ -53,6 +56,19 @@ type statusParams struct {
 type killParams struct {
 	ID   model.JobID       `json:"id"`
 	Opts model.KillOptions `json:"opts"`
+}
+
+type restartParams struct {
+	ID   model.JobID          `json:"id"`
+	Opts model.RestartOptions `json:"opts"`
+}
+
+type removeParams struct {
+	ID model.JobID `json:"id"`
+}
+
+type clearResult struct {
+	Removed []model.JobID `json:"removed"`
 }
 
 type resolveParams struct {
@@ -159,6 +175,23 @@ func (h consoleHandler) handle(ctx context.Context, method string, params json.R
 			p.Opts.By = h.owner
 		}
 		return t.Kill(ctx, p.ID, p.Opts)
+	case methodRestart:
+		var p restartParams
+		if err := decode(&p); err != nil {
+			return nil, err
+		}
+		if p.Opts.By == "" {
+			p.Opts.By = h.owner
+		}
+		return t.Restart(ctx, p.ID, p.Opts)
+	case methodRemove:
+		var p removeParams
+		if err := decode(&p); err != nil {
+			return nil, err
+		}
+		return struct{}{}, t.Remove(p.ID)
+	case methodClear:
+		return clearResult{Removed: t.Clear()}, nil
 	case methodResolve:
 		var p resolveParams
 		if err := decode(&p); err != nil {

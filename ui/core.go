@@ -31,6 +31,17 @@ type Core interface {
 	// Kill stops job id and everything it started; it returns when the
 	// tree is empty.
 	Kill(ctx context.Context, id model.JobID, opts model.KillOptions) (model.Report, error)
+	// Restart stops job id's tree as Kill does (when it is live), then
+	// starts the same command again, with the same name, directory and
+	// environment, as a new job; the report is the new run's, whose
+	// Snapshot.RestartOf names the old run (which stays readable). A job
+	// being stopped is refused (model.ErrRunning).
+	Restart(ctx context.Context, id model.JobID, opts model.RestartOptions) (model.Report, error)
+	// Remove takes finished job id out of the list (model.ErrRunning
+	// while any process of it may run).
+	Remove(ctx context.Context, id model.JobID) error
+	// Clear removes every finished job and returns their IDs.
+	Clear(ctx context.Context) ([]model.JobID, error)
 	// Subscribe returns a new subscription to every job's events; the
 	// console closes it when it stops.
 	Subscribe(ctx context.Context) (Subscription, error)

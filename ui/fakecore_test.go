@@ -27,6 +27,9 @@ type fakeCore struct {
 	owners   []string           // their Spec.Owner
 	killed   []string           // IDs Kill was called with
 	killedBy []string           // their KillOptions.By
+	restarts []string           // IDs Restart was called with
+	removes  []string           // IDs Remove was called with
+	clears   int                // Clear calls
 	statused []string           // IDs Status was called with
 	lists    int                // List calls
 	reads    int                // Read calls
@@ -40,6 +43,7 @@ type fakeJob struct {
 	ringCap int
 	partial []model.Line
 	last    uint64 // seq of the newest complete line
+	removed bool   // Remove or Clear took it out of the list
 }
 
 func newFakeCore(now func() time.Time) *fakeCore { return &fakeCore{now: now} }
@@ -128,9 +132,11 @@ func (c *fakeCore) List(context.Context) ([]model.Snapshot, error) {
 	if c.lost {
 		return nil, errLost
 	}
-	out := make([]model.Snapshot, len(c.jobs))
-	for i, j := range c.jobs {
-		out[i] = j.snapshot()
+	out := make([]model.Snapshot, 0, len(c.jobs))
+	for _, j := range c.jobs {
+		if !j.removed {
+			out = append(out, j.snapshot())
+		}
 	}
 	return out, nil
 }
@@ -142,7 +148,7 @@ var errLost = fmt.Errorf("%w: the session went away", model.ErrUnavailable)
 func (c *fakeCore) snap(id model.JobID) (model.Snapshot, bool) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	if int(id) < 0 || int(id) >= len(c.jobs) {
+	if int(id) < 0 || int(id) >= len(c.jobs) || c.jobs[id].removed {
 		return model.Snapshot{}, false
 	}
 	return c.jobs[id].snapshot(), true
@@ -155,7 +161,7 @@ func (c *fakeCore) Read(_ context.Context, id model.JobID, req model.ReadRequest
 	if c.lost {
 		return model.Page{}, errLost
 	}
-	if int(id) < 0 || int(id) >= len(c.jobs) {
+	if int(id) < 0 || int(id) >= len(c.jobs) || c.jobs[id].removed {
 		return model.Page{}, fmt.Errorf("read job %d: %w", id, model.ErrNotFound)
 	}
 	j := c.jobs[id]
@@ -202,7 +208,7 @@ func (c *fakeCore) Start(ctx context.Context, spec model.Spec) (model.Report, er
 	if err != nil {
 		return model.Report{}, err
 	}
-	id := c.add(model.Snapshot{Command: spec.Command, Owner: spec.Owner, State: model.StateRunning, Started: c.now(), TTY: true}, 0)
+	id := c.add(model.Snapshot{Command: spec.Command, Name: spec.Name, Owner: spec.Owner, State: model.StateRunning, Started: c.now(), TTY: true}, 0)
 	s, _ := c.snap(id)
 	return model.Report{Job: s}, nil
 }
@@ -231,6 +237,70 @@ func (c *fakeCore) Kill(ctx context.Context, id model.JobID, opts model.KillOpti
 	})
 	snap, _ := c.snap(id)
 	return model.Report{Job: snap}, nil
+}
+
+// Restart ends a live job as Kill does (SIGTERM) and adds its new run;
+// a job being stopped is refused, as the jobs core refuses it.
+func (c *fakeCore) Restart(ctx context.Context, id model.JobID, opts model.RestartOptions) (model.Report, error) {
+	c.mu.Lock()
+	c.restarts = append(c.restarts, id.String())
+	c.mu.Unlock()
+	old, ok := c.snap(id)
+	switch {
+	case !ok:
+		return model.Report{}, fmt.Errorf("%w: %d (see the job list for IDs)", model.ErrNotFound, id)
+	case old.Stop != nil && old.Live():
+		return model.Report{}, fmt.Errorf("%w: job %s is being stopped: restart it once it ended", model.ErrRunning, old.Label())
+	}
+	if old.Live() {
+		c.update(id, func(s *model.Snapshot) {
+			s.State, s.Exit, s.Ended, s.Done = model.StateExited, &model.Exit{Signal: 15}, c.now(), true
+			s.Stop = &model.Stop{At: c.now(), By: opts.By, Done: c.now()}
+		})
+	}
+	prev := id
+	nid := c.add(model.Snapshot{Command: old.Command, Name: old.Name, Dir: old.Dir, Owner: opts.By, State: model.StateRunning,
+		Started: c.now(), TTY: true, RestartOf: &prev}, 0)
+	s, _ := c.snap(nid)
+	return model.Report{Job: s}, nil
+}
+
+// Remove takes a finished job out of the list.
+func (c *fakeCore) Remove(_ context.Context, id model.JobID) error {
+	c.mu.Lock()
+	c.removes = append(c.removes, id.String())
+	c.mu.Unlock()
+	s, ok := c.snap(id)
+	switch {
+	case !ok:
+		return fmt.Errorf("%w: %d (see the job list for IDs)", model.ErrNotFound, id)
+	case s.Live():
+		return fmt.Errorf("%w: job %s is still running: stop it first, then remove it", model.ErrRunning, s.Label())
+	}
+	c.mu.Lock()
+	c.jobs[id].removed = true
+	c.mu.Unlock()
+	c.publish(model.Event{Kind: model.EventRemoved, Job: id})
+	return nil
+}
+
+// Clear removes every finished job.
+func (c *fakeCore) Clear(ctx context.Context) ([]model.JobID, error) {
+	c.mu.Lock()
+	c.clears++
+	var done []model.JobID
+	for _, j := range c.jobs {
+		if s := j.snapshot(); !j.removed && !s.Live() {
+			done = append(done, s.ID)
+		}
+	}
+	c.mu.Unlock()
+	for _, id := range done {
+		if err := c.Remove(ctx, id); err != nil {
+			return nil, err
+		}
+	}
+	return done, nil
 }
 
 func (c *fakeCore) Status(ctx context.Context, id model.JobID, opts model.StatusOptions) (model.Report, error) {
