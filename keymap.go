@@ -8,9 +8,10 @@ import (
 
 // defaultKeyMap returns the console's key bindings: ↑/↓ or k/j select a
 // job, Tab/Shift+Tab or 1–8 focus a pane, PgUp/PgDn/Home/End scroll it, z
-// zooms it, x kills the selected job (after asking), / or : opens the
-// command palette, ? toggles the full help, q or ctrl+c quits (asking
-// first when jobs run).
+// zooms it, x kills the selected job (after asking), r restarts it
+// (asking while it runs), d removes it from the list once finished, / or
+// : opens the command palette, ? toggles the full help, q or ctrl+c quits
+// (asking first when jobs run).
 func defaultKeyMap() ui.KeyMap {
 	return ui.KeyMap{
 		Up:       key.NewBinding(key.WithKeys("up", "k"), key.WithHelp("↑/k", "up")),
@@ -24,6 +25,8 @@ func defaultKeyMap() ui.KeyMap {
 		Bottom:   key.NewBinding(key.WithKeys("end"), key.WithHelp("end", "follow")),
 		Zoom:     key.NewBinding(key.WithKeys("z"), key.WithHelp("z", "zoom")),
 		Kill:     key.NewBinding(key.WithKeys("x"), key.WithHelp("x", "kill")),
+		Restart:  key.NewBinding(key.WithKeys("r"), key.WithHelp("r", "restart")),
+		Remove:   key.NewBinding(key.WithKeys("d"), key.WithHelp("d", "remove finished job")),
 		Palette:  key.NewBinding(key.WithKeys("/", ":"), key.WithHelp("/", "commands")),
 		Help:     key.NewBinding(key.WithKeys("?"), key.WithHelp("?", "help")),
 		Quit:     key.NewBinding(key.WithKeys("q", "ctrl+c"), key.WithHelp("q", "quit")),

@@ -41,6 +41,8 @@ var paletteCommands = []paletteCommand{
 	{"background", "/background <command>", "start a command as a job", argCommand},
 	{"job-kill", "/job-kill <id|name>", "stop a job and everything it started", argJob},
 	{"job-status", "/job-status <id|name>", "show a job's full report", argJob},
+	{"job-restart", "/job-restart <id|name>", "stop a job and start its command again", argJob},
+	{"clear", "/clear", "remove every finished job from the list", argNone},
 	{"help", "/help", "show keys and commands", argNone},
 	{"quit", "/quit", "quit (asks first when jobs run)", argNone},
 }
@@ -64,7 +66,7 @@ func parseCommand(line string) (parsedCommand, error) {
 	arg = strings.TrimSpace(arg)
 	i := slices.IndexFunc(paletteCommands, func(c paletteCommand) bool { return strings.EqualFold(c.name, name) })
 	if i < 0 {
-		return parsedCommand{}, fmt.Errorf("%w %q: try /background, /job-kill, /job-status, /help or /quit", ErrUnknownCommand, name)
+		return parsedCommand{}, fmt.Errorf("%w %q: try /background, /job-kill, /job-status, /job-restart, /clear, /help or /quit", ErrUnknownCommand, name)
 	}
 	c := paletteCommands[i]
 	if c.arg != argNone && arg == "" {

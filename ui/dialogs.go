@@ -13,8 +13,9 @@ import (
 type confirmKind uint8
 
 const (
-	confirmKill confirmKind = iota + 1 // stop one job
-	confirmQuit                        // stop every job and quit
+	confirmKill    confirmKind = iota + 1 // stop one job
+	confirmQuit                           // stop every job and quit
+	confirmRestart                        // restart one running job
 )
 
 // confirm is a yes/no question in the status line. Yes does it; any other
@@ -22,7 +23,7 @@ const (
 type confirm struct {
 	kind     confirmKind
 	question string
-	job      model.JobID // confirmKill
+	job      model.JobID // confirmKill, confirmRestart
 }
 
 // overlay is a scrollable box over the pane area: a job's full report

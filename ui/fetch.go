@@ -104,10 +104,12 @@ func (v sight) plan(jobs []model.Snapshot) []paneReq {
 	return reqs
 }
 
-// paneJobs returns the jobs shown in panes, in ID order: all of them when
+// paneJobs returns the jobs shown in panes, in ID order (a restart chain
+// as one run, in its first run's place: runsShown): all of them when
 // there are at most MaxPanes; else the live ones first, then the most
 // recently finished, with the selected job always among them.
 func paneJobs(jobs []model.Snapshot, current model.JobID, hasCurrent bool) []model.Snapshot {
+	jobs = runsShown(jobs, current, hasCurrent)
 	if len(jobs) <= MaxPanes {
 		return jobs
 	}
@@ -129,7 +131,12 @@ func paneJobs(jobs []model.Snapshot, current model.JobID, hasCurrent bool) []mod
 		!slices.ContainsFunc(shown, func(s model.Snapshot) bool { return s.ID == current }) {
 		shown[MaxPanes-1] = jobs[i]
 	}
-	slices.SortFunc(shown, func(a, b model.Snapshot) int { return cmp.Compare(a.ID, b.ID) })
+	// Back in place order (ID order, but a restarted job's new run stands
+	// where its chain began).
+	place := func(s model.Snapshot) int {
+		return slices.IndexFunc(jobs, func(j model.Snapshot) bool { return j.ID == s.ID })
+	}
+	slices.SortFunc(shown, func(a, b model.Snapshot) int { return cmp.Compare(place(a), place(b)) })
 	return shown
 }
 
@@ -229,6 +236,7 @@ func (m *Model) onFetched(msg fetchedMsg) tea.Cmd {
 		m.setLinkError(msg.err)
 	} else {
 		m.linkErr, m.synced = "", true
+		m.followRestarts(m.jobs, msg.jobs)
 		m.jobs = msg.jobs
 		m.session = msg.session
 		m.settleSelection()

@@ -61,6 +61,7 @@ func (m *Model) statusLine(w int) string {
 	case n > 1:
 		b.WriteString(" · stopping " + plural(n, "job") + "…")
 	}
+	b.WriteString(m.restartingNote())
 	s := m.st.Status.Render(b.String())
 	if m.lost != "" {
 		return fit(s+"  "+m.st.Error.Render(m.lostLine()), w)

@@ -41,6 +41,8 @@ func testKeys() KeyMap {
 		Bottom:   key.NewBinding(key.WithKeys("end"), key.WithHelp("end", "follow")),
 		Zoom:     key.NewBinding(key.WithKeys("z"), key.WithHelp("z", "zoom")),
 		Kill:     key.NewBinding(key.WithKeys("x"), key.WithHelp("x", "kill")),
+		Restart:  key.NewBinding(key.WithKeys("r"), key.WithHelp("r", "restart")),
+		Remove:   key.NewBinding(key.WithKeys("d"), key.WithHelp("d", "remove finished job")),
 		Palette:  key.NewBinding(key.WithKeys("/", ":"), key.WithHelp("/", "commands")),
 		Help:     key.NewBinding(key.WithKeys("?"), key.WithHelp("?", "help")),
 		Quit:     key.NewBinding(key.WithKeys("q", "ctrl+c"), key.WithHelp("q", "quit")),

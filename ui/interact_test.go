@@ -112,11 +112,12 @@ func TestPaletteCompletionAndHistory(t *testing.T) {
 	}{
 		{"/back", 1, "/background "},
 		{"/job-k", 1, "/job-kill "},
-		{"/job", 1, "/job-"},       // common prefix of job-kill, job-status
-		{"/job", 2, "/job-kill"},   // then cycle
-		{"/job", 3, "/job-status"}, // …and on
-		{"/job", 4, "/job-kill"},   // …around
-		{":he", 1, ":help "},       // keeps the leading ':'
+		{"/job", 1, "/job-"},        // common prefix of job-kill, job-status, job-restart
+		{"/job", 2, "/job-kill"},    // then cycle
+		{"/job", 3, "/job-status"},  // …and on
+		{"/job", 4, "/job-restart"}, // …and on
+		{"/job", 5, "/job-kill"},    // …around
+		{":he", 1, ":help "},        // keeps the leading ':'
 		{"/job-status w", 1, "/job-status watch"},
 		{"/job-status 7", 1, "/job-status 7"},
 		{"/job-kill P", 1, "/job-kill py"}, // names are case-insensitive

@@ -21,6 +21,12 @@ type KeyMap struct {
 	Zoom key.Binding
 	// Kill asks to stop the selected job and everything it started.
 	Kill key.Binding
+	// Restart restarts the selected job: stops its tree (asking first
+	// while it runs) and starts its command again as a new run, shown in
+	// the same pane.
+	Restart key.Binding
+	// Remove takes the selected finished job out of the list.
+	Remove key.Binding
 	// Palette opens the command palette with the pressed key typed.
 	Palette key.Binding
 	// Help toggles the full help in the footer.
@@ -46,7 +52,7 @@ func (k KeyMap) FullHelp() [][]key.Binding {
 	return [][]key.Binding{
 		{k.Up, k.Down, k.NextPane, k.PrevPane, k.Pane},
 		{k.PageUp, k.PageDown, k.Top, k.Bottom, k.Zoom},
-		{k.Kill, k.Palette, k.Help, k.Quit},
+		{k.Kill, k.Restart, k.Remove, k.Palette, k.Help, k.Quit},
 	}
 }
 

@@ -64,6 +64,10 @@ func (m *Model) onKey(msg tea.KeyPressMsg) tea.Cmd {
 		}
 	case key.Matches(msg, k.Kill):
 		m.askKill()
+	case key.Matches(msg, k.Restart):
+		return m.askRestart()
+	case key.Matches(msg, k.Remove):
+		return m.removeSelected()
 	case key.Matches(msg, k.Palette):
 		first := msg.Text
 		if first == "" {
@@ -90,6 +94,8 @@ func (m *Model) onConfirmKey(msg tea.KeyPressMsg) tea.Cmd {
 		return m.kill(c.job)
 	case confirmQuit:
 		return m.stopAllAndQuit()
+	case confirmRestart:
+		return m.restart(c.job)
 	}
 	return nil
 }
@@ -130,8 +136,11 @@ func (m *Model) submit(line string) tea.Cmd {
 		p.busy = "starting " + model.OneLine(pc.arg, 60) + " …"
 		m.starting++
 		return startCmd(m.ctx, m.core, m.owner, []string{pc.arg}, p)
-	case "job-kill", "job-status":
+	case "job-kill", "job-status", "job-restart":
 		return resolveCmd(m.ctx, m.core, pc.cmd.name, pc.arg, p)
+	case "clear":
+		m.palette = nil
+		return clearCmd(m.ctx, m.core)
 	case "help":
 		m.palette = nil
 		m.overlay = m.helpOverlay()

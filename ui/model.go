@@ -65,7 +65,9 @@ type Model struct {
 	msgErr   bool
 	msgJob   *model.JobID         // the status line shows this job's live header
 	stopping map[model.JobID]bool // kills in flight
-	quitting bool                 // stopping every job, then quit
+	// restarting are restarts in flight, by the old run's ID (restart.go).
+	restarting map[model.JobID]bool
+	quitting   bool // stopping every job, then quit
 
 	// Redraw machinery: View renders only when gen moved since the cached
 	// frame; an output event only schedules a frame.
@@ -128,6 +130,7 @@ func New(ctx context.Context, core Core, opts Options) *Model {
 		scroll:     map[model.JobID]uint64{},
 		windows:    map[model.JobID]paneWindow{},
 		stopping:   map[model.JobID]bool{},
+		restarting: map[model.JobID]bool{},
 		help:       help.New(),
 		fx:         realEffects(),
 	}

@@ -210,7 +210,7 @@ func (p *palette) hint() string {
 			return c.usage + " · " + c.help
 		}
 	}
-	return "background <command> · job-kill <id|name> · job-status <id|name> · help · quit · Tab completes · Esc closes"
+	return "background <command> · job-kill, job-restart, job-status <id|name> · clear · help · quit · Tab completes · Esc closes"
 }
 
 // view draws the palette's two rows in w cells: the input, then the error

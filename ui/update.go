@@ -59,6 +59,12 @@ func (m *Model) update(msg tea.Msg) tea.Cmd {
 	case killedMsg:
 		m.invalidate()
 		return m.onKilled(msg)
+	case restartedMsg:
+		m.invalidate()
+		return m.onRestarted(msg)
+	case removedMsg:
+		m.invalidate()
+		return m.onRemoved(msg)
 	case statusReportMsg:
 		m.invalidate()
 		m.onStatus(msg)
@@ -314,8 +320,12 @@ func (m *Model) onResolved(msg resolvedMsg) tea.Cmd {
 	if m.palette == msg.from {
 		m.palette = nil
 	}
-	if msg.command == "job-status" {
+	switch msg.command {
+	case "job-status":
 		return statusCmd(m.ctx, m.core, msg.id)
+	case "job-restart":
+		// Asked by name or ID in the palette: no question.
+		return m.restart(msg.id)
 	}
 	return m.kill(msg.id)
 }
