@@ -4,6 +4,7 @@ import (
 	"os"
 	"testing"
 
+	"github.com/jobdeck/jobdeck/session"
 	"github.com/jobdeck/jobdeck/supervisor"
 )
 
@@ -19,6 +20,11 @@ func TestMain(m *testing.M) {
 	if os.Getenv(asJobdeckEnv) != "" {
 		main() // the test binary as the jobdeck binary (see asJobdeck)
 		return
+	}
+	if len(os.Args) > 1 && os.Args[1] == session.Arg {
+		// A session a benchmark started (session.Attach runs this binary).
+		supervisor.Hygiene()
+		os.Exit(session.Main())
 	}
 	supervisor.Hygiene()
 	os.Exit(m.Run())

@@ -201,6 +201,7 @@ func (m *Model) requestFetch() tea.Cmd {
 		return nil
 	}
 	m.fetching = true
+	m.lastFetch = m.fx.clock()
 	var overlay *model.JobID
 	if m.overlay != nil && m.overlay.job != nil {
 		id := *m.overlay.job

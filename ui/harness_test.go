@@ -107,6 +107,9 @@ func newHarness(t *testing.T, core *fakeCore, w, height int, opts Options) *harn
 	m := New(t.Context(), core, opts)
 	h := &harness{t: t, m: m, core: core}
 	m.fx = effects{
+		// The clock stands still: every output event comes within a frame
+		// of the last fetch, so frames are scheduled and fired by hand.
+		clock: func() time.Time { return t0 },
 		tick: func(d time.Duration, msg tea.Msg) tea.Cmd {
 			return func() tea.Msg { return tickedMsg{d, msg} }
 		},

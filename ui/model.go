@@ -43,12 +43,13 @@ type Model struct {
 	// window, and the reads they answered.
 	windows   map[model.JobID]paneWindow
 	planned   []paneReq
-	fetching  bool   // a fetch is in flight
-	refetch   bool   // fetch again when it returns
-	linkErr   string // why the last fetch failed; "" once one works
-	synced    bool   // a fetch has brought the job list
-	starting  int    // start commands on their way
-	quitAsked bool   // quit was asked before the console knew what runs
+	fetching  bool      // a fetch is in flight
+	lastFetch time.Time // when the last fetch was asked for (fx.clock)
+	refetch   bool      // fetch again when it returns
+	linkErr   string    // why the last fetch failed; "" once one works
+	synced    bool      // a fetch has brought the job list
+	starting  int       // start commands on their way
+	quitAsked bool      // quit was asked before the console knew what runs
 
 	// The session the core belongs to, as last fetched, and whether the
 	// link to it is gone (then only q and, for a core that can,
@@ -90,6 +91,8 @@ type Model struct {
 // effects are the console's time, event and fetch sources; tests replace
 // them (ticks held until fired, waits pumped by hand, fetches run at once).
 type effects struct {
+	// clock paces frames (time.Now; tests hold it still).
+	clock func() time.Time
 	tick  func(d time.Duration, msg tea.Msg) tea.Cmd
 	wait  func(ctx context.Context, sub Subscription) tea.Cmd
 	fetch func(ctx context.Context, core Core, v sight, overlay *model.JobID) tea.Cmd
@@ -97,6 +100,7 @@ type effects struct {
 
 func realEffects() effects {
 	return effects{
+		clock: time.Now,
 		tick: func(d time.Duration, msg tea.Msg) tea.Cmd {
 			return tea.Tick(d, func(time.Time) tea.Msg { return msg })
 		},

@@ -187,9 +187,17 @@ func (m *Model) onEvents(msg eventsMsg) tea.Cmd {
 		// redraws and re-arms the clock).
 		cmds = append(cmds, m.requestFetch())
 	}
-	if output && !m.frameDue {
-		m.frameDue = true
-		cmds = append(cmds, m.fx.tick(frameInterval, frameMsg{}))
+	if output && !m.frameDue && !state {
+		// Leading edge: output after a quiet spell is fetched at once, so
+		// a line reaches the screen in a fetch's time; within a frame of
+		// the last fetch, one frame is scheduled for the rest of that
+		// frame, so a flood costs at most one fetch a frame.
+		if wait := frameInterval - m.fx.clock().Sub(m.lastFetch); wait > 0 {
+			m.frameDue = true
+			cmds = append(cmds, m.fx.tick(wait, frameMsg{}))
+		} else {
+			cmds = append(cmds, m.requestFetch())
+		}
 	}
 	if m.frameDue {
 		m.waitAfterFrame = true

@@ -29,7 +29,7 @@ func startShell(t *testing.T, cols, rows int) *Term {
 // startShellEnv is startShell that also returns the shell's environment,
 // for other jobdeck processes that are to meet the shell's in one session
 // (same JOBDECK_SESSION_DIR); extra entries are added to it.
-func startShellEnv(t *testing.T, cols, rows int, extra ...string) (*Term, []string) {
+func startShellEnv(t testing.TB, cols, rows int, extra ...string) (*Term, []string) {
 	t.Helper()
 	bin := jobdeckDir(t)
 	bash, err := exec.LookPath("bash")
@@ -73,7 +73,7 @@ func startShellEnv(t *testing.T, cols, rows int, extra ...string) (*Term, []stri
 // waitScreen polls the screen (scope "Screen") or the cursor line ("Line")
 // until the Go regexp re matches, like a tape's Wait; on timeout the test
 // fails and shows the screen.
-func waitScreen(t *testing.T, term *Term, scope, re string, timeout time.Duration) {
+func waitScreen(t testing.TB, term *Term, scope, re string, timeout time.Duration) {
 	t.Helper()
 	r := &replay{term: term}
 	if err := r.wait(t.Context(), scope, regexp.MustCompile(re), timeout); err != nil {

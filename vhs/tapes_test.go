@@ -33,7 +33,7 @@ func TestMain(m *testing.M) {
 
 // jobdeckDir builds github.com/jobdeck/jobdeck into a temporary directory,
 // once per test process, and returns that directory.
-func jobdeckDir(t *testing.T) string {
+func jobdeckDir(t testing.TB) string {
 	t.Helper()
 	buildOnce.Do(func() {
 		binDir, buildErr = os.MkdirTemp("", "vhs-bin-")
