@@ -2,13 +2,19 @@ package session
 
 import (
 	"context"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
 	"slices"
 	"strconv"
 	"strings"
 	"testing"
 	"time"
 
+	"github.com/creack/pty"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+	"golang.org/x/sys/unix"
 )
 
 // BenchmarkToolRoundTrip measures one tool call (job_status without id:
@@ -127,4 +133,107 @@ func callText(b *testing.B, cs *mcp.ClientSession, tool string, args map[string]
 		b.Fatalf("%s: %s", tool, sb.String())
 	}
 	return sb.String()
+}
+
+// BenchmarkIngestThroughSession runs `yes | head -c 256M` as a job of a
+// session (started by an agent through `jobdeck --serve`, waited for with
+// job_status) and, in the same iteration, the same job in a private core
+// (`jobdeck --serve --private`), and the same command with its stdout read
+// and discarded by this process (the trivial reader: the physical limit of
+// the pipe or the pty). It reports each job's time over the trivial
+// reader's. Target (issue 8): session ≤ 1.25.
+//
+//	go test ./session -run '^$' -bench IngestThroughSession -benchtime 3x
+func BenchmarkIngestThroughSession(b *testing.B) {
+	const cmd = "yes | head -c 256M"
+	for _, tty := range []bool{false, true} {
+		name := "pipe"
+		if tty {
+			name = "pty"
+		}
+		b.Run(name, func(b *testing.B) {
+			w := newWorld(b)
+			shared, _ := w.agent("agent", "--linger", "1s")
+			private, _ := w.agent("agent", "--private")
+			var inSession, inPrivate, trivial time.Duration
+			for i := range b.N {
+				trivial += trivialRead(b, cmd, tty)
+				for _, run := range []struct {
+					cs  *mcp.ClientSession
+					sum *time.Duration
+				}{{shared, &inSession}, {private, &inPrivate}} {
+					out := callText(b, run.cs, "background", map[string]any{"command": fmt.Sprintf("%s # %d", cmd, i), "tty": tty})
+					*run.sum += jobElapsed(b, run.cs, lastID(b, out))
+				}
+			}
+			b.ReportMetric(float64(inSession.Milliseconds())/float64(b.N), "ms-session")
+			b.ReportMetric(float64(inPrivate.Milliseconds())/float64(b.N), "ms-private")
+			b.ReportMetric(float64(trivial.Milliseconds())/float64(b.N), "ms-trivial")
+			b.ReportMetric(inSession.Seconds()/trivial.Seconds(), "session/trivial")
+			b.ReportMetric(inPrivate.Seconds()/trivial.Seconds(), "private/trivial")
+			b.ReportMetric(0, "ns/op")
+		})
+	}
+}
+
+// lastID is the job ID a background report names ("job 3 running …").
+func lastID(b *testing.B, report string) int {
+	var id int
+	if _, err := fmt.Sscanf(report, "job %d", &id); err != nil {
+		b.Fatalf("no job ID in %q", report)
+	}
+	return id
+}
+
+// jobElapsed waits for job id to end and returns how long it ran (the
+// report's elapsed_seconds: leader start to exit, from the supervisor).
+func jobElapsed(b *testing.B, cs *mcp.ClientSession, id int) time.Duration {
+	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
+	defer cancel()
+	res, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: "job_status", Arguments: map[string]any{"id": id, "wait": 170}})
+	if err != nil || res.IsError {
+		b.Fatalf("job_status: %v %+v", err, res)
+	}
+	m, ok := res.StructuredContent.(map[string]any)
+	if !ok {
+		b.Fatalf("no structured content: %#v", res.StructuredContent)
+	}
+	if st, _ := m["state"].(string); st != "exited" {
+		b.Fatalf("job %d is %v, not exited", id, m["state"])
+	}
+	sec, _ := m["elapsed_seconds"].(float64)
+	return time.Duration(sec * float64(time.Second))
+}
+
+// trivialRead runs cmd with its stdout on a pipe or a raw pty (OPOST off,
+// as jobdeck's) read and discarded by this process, and returns the time
+// from start to exit with everything read.
+func trivialRead(b *testing.B, cmd string, tty bool) time.Duration {
+	c := exec.Command("bash", "-c", cmd)
+	var r, w *os.File
+	var err error
+	if tty {
+		if r, w, err = pty.Open(); err == nil {
+			var tio *unix.Termios
+			if tio, err = unix.IoctlGetTermios(int(w.Fd()), unix.TCGETS); err == nil {
+				tio.Oflag &^= unix.OPOST
+				err = unix.IoctlSetTermios(int(w.Fd()), unix.TCSETS, tio)
+			}
+		}
+	} else {
+		r, w, err = os.Pipe()
+	}
+	if err != nil {
+		b.Fatal(err)
+	}
+	c.Stdout = w
+	start := time.Now()
+	if err := c.Start(); err != nil {
+		b.Fatal(err)
+	}
+	w.Close()
+	_, _ = io.Copy(io.Discard, r) // a pty ends in EIO once the writer is gone
+	_ = c.Wait()
+	r.Close()
+	return time.Since(start)
 }

@@ -95,17 +95,29 @@ func TestSessionSIGKILL(t *testing.T) {
 }
 
 // SIGKILL of every client at once counts as leaving: the session lingers,
-// then stops the jobs and exits.
+// then stops the jobs (setsid'd, double-forked and TERM-ignoring children
+// included) and exits, within linger + grace + 2 s.
 func TestClientsKilledAtOnce(t *testing.T) {
 	t.Parallel()
 	w := newWorld(t)
 	a, ca := w.agent("agent-a", "--linger", "1s", "--grace", "1s")
 	b, cb := w.agent("agent-b")
-	w.call(a, "background", map[string]any{"command": w.job("sleep 300")}, false)
-	w.call(b, "background", map[string]any{"command": w.job("trap '' TERM; sleep 301")}, false)
+	tree := `( (sleep 302 &) & ); echo up; sleep 303`
+	if _, err := exec.LookPath("setsid"); err == nil {
+		tree = `(setsid sleep 301 &); ` + tree
+	}
+	w.call(a, "background", map[string]any{"command": w.job(tree)}, false)
+	w.call(b, "background", map[string]any{"command": w.job("trap '' TERM; sleep 304")}, false)
+	waitFor(t, 10*time.Second, "the jobs' processes", func() bool { return len(w.marked()) >= 4 })
 	_ = ca.Process.Kill()
 	_ = cb.Process.Kill()
+	start := time.Now()
+	// linger 1 s + grace 1 s + 2 s; the bound is coarse (a busy machine).
 	w.noLeftovers(15 * time.Second)
+	t.Logf("every tree and the session gone %v after SIGKILL of every client (linger 1 s, grace 1 s)", time.Since(start).Round(time.Millisecond))
+	if d := time.Since(start); d > 4*time.Second+3*time.Second {
+		t.Errorf("took %v; want about linger + grace + 2 s = 4 s", d)
+	}
 }
 
 // Clients started at the same instant end up in one session.
