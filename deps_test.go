@@ -52,6 +52,7 @@ func TestImportGraph(t *testing.T) {
 		{"ui", true, []string{"supervisor", "jobs", "serve"}},
 		{"ui/present", true, []string{"supervisor", "jobs", "serve", "ui", "vhs"}},
 		{"serve", true, []string{"supervisor", "jobs", "ui", "ui/present"}},
+		{"session", false, []string{"ui", "ui/present", "vhs"}},
 		{"ports", true, []string{"jobs", "jobs/sanitize", "supervisor", "ui", "ui/present", "serve", "session", "vhs"}},
 	}
 	for _, r := range rules {
