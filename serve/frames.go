@@ -122,7 +122,7 @@ func (f *lineFilter) copy(ctx context.Context, in io.Reader, dst *io.PipeWriter,
 	for {
 		var err error
 		line, err = readFrame(r, line[:0])
-		if len(bytes.TrimSpace(line)) > 0 || errors.Is(err, errFrameTooLong) {
+		if len(trimJSON(line)) > 0 || errors.Is(err, errFrameTooLong) {
 			if !f.pass(line, err, dst) {
 				return
 			}
@@ -164,7 +164,7 @@ func (f *lineFilter) pass(line []byte, readErr error, dst *io.PipeWriter) bool {
 			return f.refuse(errIDInUse, nil, dst)
 		}
 	}
-	if _, err := dst.Write(append(bytes.TrimSpace(line), '\n')); err != nil {
+	if _, err := dst.Write(append(trimJSON(line), '\n')); err != nil {
 		if fr.kind == frameCall && f.answering(fr.id) {
 			f.sent()
 		}
@@ -262,7 +262,7 @@ func readFrame(r *bufio.Reader, buf []byte) ([]byte, error) {
 // writes "jsonrpc", "id", then the rest, so this reads only the first
 // members of a large result.
 func responseKey(p []byte) (string, bool) {
-	t := bytes.TrimSpace(p)
+	t := trimJSON(p)
 	if len(t) == 0 || t[0] != '{' {
 		return "", false
 	}

@@ -70,7 +70,7 @@ var (
 // refused as a whole; then ids holds each element's id (nil entries for
 // elements without a usable id).
 func checkFrame(line []byte) (f frame, ferr *frameError, id json.RawMessage, ids []json.RawMessage) {
-	t := bytes.TrimSpace(line)
+	t := trimJSON(line)
 	sc := scanner{b: t}
 	if ferr := sc.document(); ferr != nil {
 		return frame{}, ferr, nil, nil
@@ -333,4 +333,11 @@ func (s *scanner) space() {
 			return
 		}
 	}
+}
+
+// trimJSON cuts JSON whitespace (space, tab, CR, LF) from both ends of b;
+// unlike bytes.TrimSpace it leaves other Unicode spaces, which JSON does
+// not allow there.
+func trimJSON(b []byte) []byte {
+	return bytes.Trim(b, " \t\r\n")
 }

@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 	"time"
+	"unicode/utf8"
 
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 )
@@ -67,14 +68,14 @@ func FuzzLineFilter(f *testing.F) {
 func checkPassedDecodes(t *testing.T, line []byte) {
 	t.Helper()
 	line = bytes.TrimRight(line, "\r\n")
-	if len(bytes.TrimSpace(line)) == 0 {
+	if len(trimJSON(line)) == 0 {
 		return
 	}
 	_, ferr, _, _ := checkFrame(line)
 	if ferr != nil {
 		return
 	}
-	t2 := bytes.TrimSpace(line)
+	t2 := trimJSON(line)
 	// The SDK's stream reader (encoding/json) reads one value per line.
 	dec := json.NewDecoder(bytes.NewReader(append(bytes.Clone(t2), '\n')))
 	var raw json.RawMessage
@@ -102,4 +103,47 @@ func checkOutputLine(t *testing.T, line []byte) {
 			t.Fatalf("output line %s: %q", p, line)
 		}
 	}
+}
+
+// FuzzFrameCheck is the fast half of FuzzLineFilter: no session, just the
+// check against the SDK's decoders and encoding/json, so that it runs
+// orders of magnitude more inputs. It checks that the scanner agrees with
+// encoding/json on what is JSON (within the depth limit, in valid UTF-8),
+// that what passes decodes in the SDK, and that every refusal is a valid
+// JSON-RPC error.
+//
+//	go test ./serve -run '^$' -fuzz FuzzFrameCheck
+func FuzzFrameCheck(f *testing.F) {
+	for _, c := range hostileLines() {
+		if len(c.line) < 64<<10 {
+			f.Add([]byte(c.line))
+		}
+	}
+	f.Add([]byte(lineInitialize))
+	f.Add([]byte(`{"jsonrpc":"2.0","id":"a\u0000b","result":[1,-0.5e+7,"\ud800",null,true,false,{}]}`))
+	f.Fuzz(func(t *testing.T, line []byte) {
+		if bytes.ContainsAny(line, "\n") {
+			return // the filter splits lines first
+		}
+		sc := scanner{b: trimJSON(line)}
+		ferr := sc.document()
+		deep := bytes.Count(line, []byte("[")) + bytes.Count(line, []byte("{")) > maxDepth
+		if valid := json.Valid(line) && utf8.Valid(line); (ferr == nil) != valid && !(valid && deep) {
+			t.Fatalf("scanner says %v, encoding/json valid=%v, for %q", ferr, valid, line)
+		}
+		checkPassedDecodes(t, line)
+		_, cerr, id, ids := checkFrame(line)
+		if cerr == nil {
+			return
+		}
+		reply := errorReply(id, cerr)
+		if p := messageProblem(reply); p != "" {
+			t.Fatalf("reply %q %s", reply, p)
+		}
+		for _, id := range ids {
+			if p := messageProblem(errorReply(id, cerr)); p != "" {
+				t.Fatalf("batch reply %s", p)
+			}
+		}
+	})
 }
