@@ -127,7 +127,7 @@ func FuzzFrameCheck(f *testing.F) {
 		}
 		sc := scanner{b: trimJSON(line)}
 		ferr := sc.document()
-		deep := bytes.Count(line, []byte("[")) + bytes.Count(line, []byte("{")) > maxDepth
+		deep := bytes.Count(line, []byte("["))+bytes.Count(line, []byte("{")) > maxDepth
 		if valid := json.Valid(line) && utf8.Valid(line); (ferr == nil) != valid && !(valid && deep) {
 			t.Fatalf("scanner says %v, encoding/json valid=%v, for %q", ferr, valid, line)
 		}

@@ -144,7 +144,7 @@ func hostileLines() []hostileLine {
 		{"empty batch", `[]`, -32600, nil, true},
 		{"not JSON", `hello`, -32700, nil, true},
 		{"vertical tab before", "\v" + linePing("17"), -32700, nil, true},
-	{"two values", `{"jsonrpc":"2.0","id":14,"method":"ping"} {}`, -32700, nil, true},
+		{"two values", `{"jsonrpc":"2.0","id":14,"method":"ping"} {}`, -32700, nil, true},
 		{"scalar", `42`, -32600, nil, true},
 		{"wrong version", `{"jsonrpc":"1.0","id":15,"method":"ping"}`, -32600, 15.0, true},
 		{"over 16 MiB", `{"jsonrpc":"2.0","id":16,"method":"tools/call","params":{"name":"background","arguments":{"command":"` + strings.Repeat("x", maxFrame) + `"}}}`, -32600, nil, false},

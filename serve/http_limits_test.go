@@ -64,8 +64,21 @@ func TestHTTPAbandonedSessions(t *testing.T) {
 // stream open keeps its session through the quiet time. Not parallel: it
 // counts the process's goroutines.
 func TestHTTPSessionsExpire(t *testing.T) {
-	h := serveHTTPTest(t, &fakeCore{}, HTTPOptions{SessionTimeout: time.Second})
-	listening := dialHTTP(t, h, "listening", "2025-11-25") // opens its event stream
+	// Long enough for the client below to open its event stream (it does
+	// so in the background, after connecting) on a loaded machine.
+	const timeout = 3 * time.Second
+	h := serveHTTPTest(t, &fakeCore{}, HTTPOptions{SessionTimeout: timeout})
+	listening := dialHTTP(t, h, "listening", "2025-11-25")
+	waitFor(t, timeout, func() bool {
+		h.sessions.mu.Lock()
+		defer h.sessions.mu.Unlock()
+		for _, u := range h.sessions.sessions {
+			if u.streams > 0 {
+				return true
+			}
+		}
+		return false
+	})
 	base := runtime.NumGoroutine()
 	for range 200 {
 		initSession(t, h)
@@ -77,7 +90,7 @@ func TestHTTPSessionsExpire(t *testing.T) {
 		}
 		return n == 1 && runtime.NumGoroutine() <= base+16
 	})
-	time.Sleep(1500 * time.Millisecond) // quiet for longer than the timeout
+	time.Sleep(timeout + time.Second) // quiet for longer than the timeout
 	ok(t, listening, toolStatus, map[string]any{})
 }
 

@@ -100,10 +100,51 @@ func (l *sessionLRU) wrap(next http.Handler) http.Handler {
 			http.Error(w, fmt.Sprintf("jobdeck: %d MCP sessions are open and each is running a request; try again shortly", l.max), http.StatusServiceUnavailable)
 			return
 		}
-		next.ServeHTTP(w, r)
-		l.opened(w.Header().Get(sessionHeader))
+		cw := &sessionCapture{ResponseWriter: w, l: l}
+		next.ServeHTTP(cw, r)
+		cw.register() // if nothing was written
+		l.mu.Lock()
+		l.opening--
+		l.mu.Unlock()
 	})
 }
+
+// sessionCapture records the session a response opens as its headers go
+// out: the client may use the session (its event stream, say) before the
+// handler has returned.
+type sessionCapture struct {
+	http.ResponseWriter
+	l    *sessionLRU
+	once sync.Once
+}
+
+func (c *sessionCapture) register() {
+	c.once.Do(func() {
+		if id := c.Header().Get(sessionHeader); id != "" {
+			c.l.mu.Lock()
+			c.l.sessions[id] = &sessionUse{last: time.Now()}
+			c.l.mu.Unlock()
+		}
+	})
+}
+
+func (c *sessionCapture) WriteHeader(code int) {
+	c.register()
+	c.ResponseWriter.WriteHeader(code)
+}
+
+func (c *sessionCapture) Write(p []byte) (int, error) {
+	c.register()
+	return c.ResponseWriter.Write(p)
+}
+
+func (c *sessionCapture) Flush() {
+	c.register()
+	http.NewResponseController(c.ResponseWriter).Flush()
+}
+
+// Unwrap lets http.ResponseController reach the real writer.
+func (c *sessionCapture) Unwrap() http.ResponseWriter { return c.ResponseWriter }
 
 // use records a request of session id; done ends it.
 func (l *sessionLRU) use(id string, post bool) (done func()) {
@@ -151,16 +192,6 @@ func (l *sessionLRU) admit() bool {
 	}
 	l.opening++
 	return true
-}
-
-// opened ends an admitted request; id is the session it opened, if any.
-func (l *sessionLRU) opened(id string) {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	l.opening--
-	if id != "" {
-		l.sessions[id] = &sessionUse{last: time.Now()}
-	}
 }
 
 // forgetGone drops the sessions the server no longer has (expired,
