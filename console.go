@@ -77,12 +77,13 @@ func (s subscription) Close() error {
 	return nil
 }
 
-// runConsole runs the terminal UI until the user quits; commands start as
-// jobs at launch. The caller stops whatever is still running afterwards.
-func runConsole(ctx context.Context, table *jobs.Table, commands []string) error {
+// runConsole runs the terminal UI until the user quits; launch starts as
+// jobs at once. The caller stops whatever is still running afterwards.
+func runConsole(ctx context.Context, table *jobs.Table, launch []model.Spec) error {
 	return ui.Run(ctx, consoleCore{table}, ui.Options{
 		KeyMap:     defaultKeyMap(),
-		Commands:   commands,
+		Launch:     launch,
+		Version:    session.Version(),
 		NoColor:    os.Getenv("NO_COLOR") != "",
 		MaxRunning: jobs.DefaultMaxRunning,
 	})
@@ -219,11 +220,12 @@ func (s remoteSubscription) Close() error {
 }
 
 // runRemoteConsole runs the terminal UI on the session's core until the
-// user quits; commands start as jobs at launch.
-func runRemoteConsole(ctx context.Context, core *remoteCore, commands []string) error {
+// user quits; launch starts as jobs at once.
+func runRemoteConsole(ctx context.Context, core *remoteCore, launch []model.Spec) error {
 	return ui.Run(ctx, core, ui.Options{
 		KeyMap:     defaultKeyMap(),
-		Commands:   commands,
+		Launch:     launch,
+		Version:    session.Version(),
 		NoColor:    os.Getenv("NO_COLOR") != "",
 		MaxRunning: jobs.DefaultMaxRunning,
 	})

@@ -5,6 +5,7 @@
 // Usage:
 //
 //	jobdeck [-- 'cmd one' 'cmd two' ...]   the console, starting those jobs
+//	jobdeck -f Procfile                    the console, starting each entry as a named job
 //	jobdeck --serve                        MCP over stdin/stdout
 //	jobdeck --serve --http 127.0.0.1:PORT  MCP over streamable HTTP, loopback only
 //	jobdeck sessions [stop [DIR|NAME]]     list the live sessions, or stop one
@@ -60,10 +61,13 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	httpAddr := fs.String("http", "", "with --serve: serve streamable HTTP on this loopback address (127.0.0.1:PORT) instead of stdio")
 	grace := fs.Duration("grace", jobs.DefaultGrace, "time between SIGTERM and SIGKILL when stopping a job (0: SIGKILL at once)")
 	so := sessionFlags(fs)
+	lo := launchFlags(fs)
 	fs.Usage = func() {
-		fmt.Fprintf(stderr, "usage: jobdeck [flags] [-- 'command' ...]\n"+
+		fmt.Fprintf(stderr, "usage: jobdeck [flags] [-f Procfile] [-- 'command' ...]\n"+
 			"       jobdeck sessions [stop [DIR|NAME]]\n\n"+
-			"Opens the job console; commands after -- start as jobs at once.\n"+
+			"Opens the job console; commands after -- start as jobs at once, and so\n"+
+			"does each `name: command` line of a Procfile given with -f (as a job of\n"+
+			"that name, in the Procfile's directory).\n"+
 			"With --serve, serves the same jobs to a coding agent over MCP.\n"+
 			"Every jobdeck started in one worktree (git top level, else the directory)\n"+
 			"joins that worktree's session: one live set of jobs for the console and\n"+
@@ -79,11 +83,15 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		}
 		return 2
 	}
+	if lo.version {
+		fmt.Fprintln(stdout, "jobdeck", session.Version())
+		return 0
+	}
 	if *httpAddr != "" && !*serveMode {
 		fmt.Fprintln(stderr, "jobdeck: --http needs --serve (try: jobdeck --serve --http 127.0.0.1:8765)")
 		return 2
 	}
-	if *serveMode && fs.NArg() > 0 {
+	if *serveMode && (fs.NArg() > 0 || lo.procfile != "") {
 		fmt.Fprintln(stderr, "jobdeck: --serve takes no commands; the agent starts jobs with the background tool")
 		return 2
 	}
@@ -113,8 +121,15 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "jobdeck: %v\n", err)
 		return 2
 	}
+	// Everything to start is read before anything starts: a bad Procfile
+	// starts nothing.
+	specs, err := lo.specs(commands)
+	if err != nil {
+		fmt.Fprintf(stderr, "jobdeck: %v\n", err)
+		return 2
+	}
 	if !so.private {
-		return runShared(so, sharedMode{serve: *serveMode, http: *httpAddr, token: httpToken, grace: grace, commands: commands}, stdin, stdout, stderr)
+		return runShared(so, sharedMode{serve: *serveMode, http: *httpAddr, token: httpToken, grace: grace, launch: specs}, stdin, stdout, stderr)
 	}
 
 	// This process hosts the jobs (--private): end what jobdecks
@@ -147,7 +162,7 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		// jobdeck shuts down. (Jobs do not inherit this: each supervisor
 		// resets ignored signals before it starts the job.)
 		signal.Ignore(syscall.SIGTTIN, syscall.SIGTTOU)
-		err = runConsole(ctx, table, commands)
+		err = runConsole(ctx, table, specs)
 	}
 	if err != nil && !errors.Is(err, context.Canceled) {
 		fmt.Fprintf(stderr, "jobdeck: %v\n", err)

@@ -12,6 +12,7 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/jobdeck/jobdeck/model"
 	"github.com/jobdeck/jobdeck/session"
 )
 
@@ -60,11 +61,11 @@ func (so *sessionOpts) target() (session.Target, error) {
 
 // sharedMode is what a jobdeck that joins a session does there.
 type sharedMode struct {
-	serve    bool
-	http     string
-	token    string
-	grace    *time.Duration
-	commands []string
+	serve  bool
+	http   string
+	token  string
+	grace  *time.Duration
+	launch []model.Spec // the jobs the console starts at launch
 }
 
 // runShared runs jobdeck as a client of the session of its worktree (or
@@ -92,7 +93,7 @@ func runShared(so *sessionOpts, m sharedMode, stdin io.Reader, stdout, stderr io
 	case m.serve:
 		err = session.Relay(ctx, opts, stdin, stdout)
 	default:
-		err = runAttachedConsole(ctx, opts, m.commands, stderr)
+		err = runAttachedConsole(ctx, opts, m.launch, stderr)
 	}
 	if err != nil {
 		fmt.Fprintf(stderr, "jobdeck: %v\n", err)
@@ -104,7 +105,7 @@ func runShared(so *sessionOpts, m sharedMode, stdin io.Reader, stdout, stderr io
 // runAttachedConsole runs the console on the session's core. The session
 // lives on after it while other clients are attached; then the console
 // says what keeps running, for whom.
-func runAttachedConsole(ctx context.Context, opts session.JoinOptions, commands []string, stderr io.Writer) error {
+func runAttachedConsole(ctx context.Context, opts session.JoinOptions, launch []model.Spec, stderr io.Writer) error {
 	// See the private console in main.go: a console in a background
 	// process group must not stop on SIGTTIN/SIGTTOU.
 	signal.Ignore(syscall.SIGTTIN, syscall.SIGTTOU)
@@ -115,7 +116,7 @@ func runAttachedConsole(ctx context.Context, opts session.JoinOptions, commands 
 	}
 	core := &remoteCore{opts: opts, r: r}
 	defer core.Close()
-	err = runRemoteConsole(ctx, core, commands)
+	err = runRemoteConsole(ctx, core, launch)
 	if errors.Is(err, context.Canceled) {
 		err = nil
 	}

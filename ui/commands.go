@@ -38,7 +38,7 @@ type paletteCommand struct {
 // paletteCommands are the palette's commands, in the order help and
 // completion list them.
 var paletteCommands = []paletteCommand{
-	{"background", "/background <command>", "start a command as a job", argCommand},
+	{"background", "/background [--name NAME] <command>", "start a command as a job (named, with --name or -n)", argCommand},
 	{"job-kill", "/job-kill <id|name>", "stop a job and everything it started", argJob},
 	{"job-status", "/job-status <id|name>", "show a job's full report", argJob},
 	{"job-restart", "/job-restart <id|name>", "stop a job and start its command again", argJob},
@@ -77,6 +77,33 @@ func parseCommand(line string) (parsedCommand, error) {
 		return parsedCommand{}, fmt.Errorf("%w: %s needs %s: %s", ErrMissingArgument, c.name, what, c.usage)
 	}
 	return parsedCommand{cmd: c, arg: arg}, nil
+}
+
+// backgroundSpec reads /background's argument: an optional name first
+// (--name NAME, -n NAME, --name=NAME), then the shell command, kept as
+// typed. Errors wrap ErrMissingArgument and show the usage.
+func backgroundSpec(arg string) (model.Spec, error) {
+	word, rest, _ := strings.Cut(arg, " ")
+	var name string
+	switch {
+	case word == "--name" || word == "-n":
+		name, rest, _ = strings.Cut(strings.TrimLeft(rest, " "), " ")
+		if name == "" {
+			return model.Spec{}, fmt.Errorf("%w: %s needs a name: /background --name web npm run dev", ErrMissingArgument, word)
+		}
+	case strings.HasPrefix(word, "--name=") || strings.HasPrefix(word, "-n="):
+		_, name, _ = strings.Cut(word, "=")
+		if name == "" {
+			return model.Spec{}, fmt.Errorf("%w: %s needs a name: /background --name=web npm run dev", ErrMissingArgument, word)
+		}
+	default:
+		return model.Spec{Command: arg}, nil
+	}
+	cmd := strings.TrimSpace(rest)
+	if cmd == "" {
+		return model.Spec{}, fmt.Errorf("%w: background --name %s needs a shell command after the name: /background --name %s npm run dev", ErrMissingArgument, name, name)
+	}
+	return model.Spec{Command: cmd, Name: name}, nil
 }
 
 // completions returns what Tab can complete the palette line to: command

@@ -24,6 +24,7 @@ type fakeCore struct {
 	startErr error              // the next Start fails with it
 	killGate chan struct{}      // when set, Kill waits for it to close
 	started  []string           // commands Start was called with
+	names    []string           // their Spec.Name
 	owners   []string           // their Spec.Owner
 	killed   []string           // IDs Kill was called with
 	killedBy []string           // their KillOptions.By
@@ -201,12 +202,21 @@ func (c *fakeCore) Read(_ context.Context, id model.JobID, req model.ReadRequest
 func (c *fakeCore) Start(ctx context.Context, spec model.Spec) (model.Report, error) {
 	c.mu.Lock()
 	c.started = append(c.started, spec.Command)
+	c.names = append(c.names, spec.Name)
 	c.owners = append(c.owners, spec.Owner)
 	err := c.startErr
 	c.startErr = nil
 	c.mu.Unlock()
 	if err != nil {
 		return model.Report{}, err
+	}
+	if spec.Name != "" {
+		list, _ := c.List(ctx)
+		for _, s := range list {
+			if s.Live() && strings.EqualFold(s.Name, spec.Name) {
+				return model.Report{}, fmt.Errorf("%w: the name %q belongs to running job %s: pick another name, or stop that job first", model.ErrDuplicate, spec.Name, s.Label())
+			}
+		}
 	}
 	id := c.add(model.Snapshot{Command: spec.Command, Name: spec.Name, Owner: spec.Owner, State: model.StateRunning, Started: c.now(), TTY: true}, 0)
 	s, _ := c.snap(id)

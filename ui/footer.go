@@ -3,18 +3,26 @@ package ui
 import (
 	"strconv"
 	"strings"
+
+	"charm.land/lipgloss/v2"
 )
 
-// footerRows returns the footer's height: the palette's two rows, or the
-// status line and the short (one row) or full help.
+// footerRows returns the footer's height: the palette's rows (its input,
+// then its error or hint), or the status line (wrapped: statusRows) and
+// the short (one row) or full help, with the recent messages under the
+// full help.
 func (m *Model) footerRows() int {
 	if m.palette != nil {
-		return 2
+		return 1 + len(m.palette.note(m.width, m.maxPaletteRows()))
+	}
+	n := 1
+	if m.confirm == nil {
+		n = len(m.statusText(m.width))
 	}
 	if m.help.ShowAll {
-		return 1 + strings.Count(m.help.View(m.keys), "\n") + 1
+		return n + strings.Count(m.help.View(m.keys), "\n") + 1 + len(m.recentRows(m.width))
 	}
-	return 2
+	return n + 1
 }
 
 // renderFooter draws the footer in w×h cells: the palette when it is open;
@@ -22,15 +30,18 @@ func (m *Model) footerRows() int {
 func (m *Model) renderFooter(w, h int) []string {
 	out := make([]string, 0, h)
 	if m.palette != nil {
-		out = append(out, m.palette.view(m.st, w)...)
+		out = append(out, m.palette.view(m.st, w, m.maxPaletteRows())...)
 	} else {
 		if m.confirm != nil {
 			out = append(out, m.st.Confirm.Render(fit(m.confirmQuestion(), w)))
 		} else {
-			out = append(out, m.statusLine(w))
+			out = append(out, m.statusRows(w)...)
 		}
 		for _, l := range strings.Split(m.help.View(m.keys), "\n") {
 			out = append(out, fit(l, w))
+		}
+		if m.help.ShowAll {
+			out = append(out, m.recentRows(w)...)
 		}
 	}
 	for len(out) < h {
@@ -39,9 +50,37 @@ func (m *Model) renderFooter(w, h int) []string {
 	return out[:h]
 }
 
-// statusLine draws "3/8 running · 2 finished", what is being stopped, and
-// the last message, in w cells.
-func (m *Model) statusLine(w int) string {
+// statusText is the status line's text in rows of at most w cells, and
+// how each row is styled: the counts ("3/8 running · 2 finished", what is
+// being stopped or restarted, who else is attached), then the message,
+// wrapped onto more rows (at most maxMessageRows) rather than cut.
+func (m *Model) statusText(w int) []styledRow {
+	head := m.statusCounts()
+	msg, st := m.statusMessage()
+	if msg == "" {
+		return []styledRow{{head: head, hs: m.st.Status}}
+	}
+	more := " …"
+	if k := m.keys.Help.Help().Key; k != "" {
+		more = " … " + k + " shows all"
+	}
+	return wrapStatus(head, msg, more, m.st.Status, st, w, m.maxMessageRows())
+}
+
+// statusRows draws the status line's rows, each exactly w cells.
+func (m *Model) statusRows(w int) []string {
+	rows := m.statusText(w)
+	out := make([]string, len(rows))
+	for i, r := range rows {
+		out[i] = r.render(w)
+	}
+	return out
+}
+
+// statusCounts is the status line's plain head: "3/8 running · 2
+// finished", who else is attached, and what is being stopped or
+// restarted.
+func (m *Model) statusCounts() string {
 	live := m.liveCount()
 	var b strings.Builder
 	if len(m.jobs) == 0 {
@@ -62,28 +101,28 @@ func (m *Model) statusLine(w int) string {
 		b.WriteString(" · stopping " + plural(n, "job") + "…")
 	}
 	b.WriteString(m.restartingNote())
-	s := m.st.Status.Render(b.String())
-	if m.lost != "" {
-		return fit(s+"  "+m.st.Error.Render(m.lostLine()), w)
-	}
-	if m.linkErr != "" {
-		// The screen may be out of date: say so before anything else.
-		return fit(s+"  "+m.st.Error.Render(m.linkErr), w)
-	}
-	if m.msgJob != nil {
-		for _, j := range m.jobs {
-			if j.ID == *m.msgJob {
-				s += "  " + m.st.Info.Render(j.Header(m.now()))
-			}
+	return b.String()
+}
+
+// statusMessage is what the status line says after the counts, and its
+// style: a lost link, a failed fetch (the screen may be out of date: said
+// before anything else), the followed job's live header, or the last
+// message. Empty when there is none.
+func (m *Model) statusMessage() (string, lipgloss.Style) {
+	switch {
+	case m.lost != "":
+		return m.lostLine(), m.st.Error
+	case m.linkErr != "":
+		return m.linkErr, m.st.Error
+	case m.msgJob != nil:
+		if j, ok := m.snapshot(*m.msgJob); ok {
+			return j.Header(m.now()), m.st.Info
 		}
-	} else if m.message != "" {
-		st := m.st.Info
-		if m.msgErr {
-			st = m.st.Error
-		}
-		s += "  " + st.Render(m.message)
+		return "", m.st.Info
+	case m.msgErr:
+		return m.message, m.st.Error
 	}
-	return fit(s, w)
+	return m.message, m.st.Info
 }
 
 // confirmQuestion is the open question; the quit question counts the jobs

@@ -24,7 +24,7 @@ func TestGolden(t *testing.T) {
 }
 
 // TestGoldenANSI keeps the escape sequences, to prove that job colours,
-// the stderr tint and the dropped-lines marker reach the screen as SGR and
+// the stderr mark and the dropped-lines marker reach the screen as SGR and
 // nothing else does.
 func TestGoldenANSI(t *testing.T) {
 	t.Parallel()
@@ -33,22 +33,25 @@ func TestGoldenANSI(t *testing.T) {
 }
 
 // TestColoursAndTint checks the SGR of a pane: the job's own colours are
-// kept, stderr lines carry the "!" mark and the tint (re-opened after the
-// job's resets), and the dropped marker is styled.
+// kept, stderr lines carry the tinted "!" mark and their own colours (the
+// text itself is not painted), and the dropped marker is styled.
 func TestColoursAndTint(t *testing.T) {
 	t.Parallel()
 	h := newHarness(t, fixtureCore(1), 120, 40, Options{})
 	v := h.m.View().Content
 	st := h.m.st
 	want := []string{
-		"\x1b[32m\x1b[1mVITE\x1b[22m v5.0.0\x1b[39m", // the job's colours, normalised by sanitize
-		st.paint.errMark + " " + st.paint.errOpen + "(!) \x1b[33mwarning:\x1b[39m",
-		"\x1b[31mECONNREFUSED\x1b[m" + st.paint.errOpen + " 127.0.0.1:5432",
+		"\x1b[32m\x1b[1mVITE\x1b[22m v5.0.0\x1b[39m",       // the job's colours, normalised by sanitize
+		st.paint.errMark + " (!) \x1b[33mwarning:\x1b[39m", // the mark tinted, the text not
+		st.paint.errMark + " Error: \x1b[31mECONNREFUSED\x1b[m 127.0.0.1:5432",
 		st.paint.droppedOpen + "[… 1234 lines dropped]",
 	}
 	for _, w := range want {
 		if !strings.Contains(v, w) {
 			t.Errorf("view lacks %q", w)
 		}
+	}
+	if red := "\x1b[91m"; strings.Contains(v, red) {
+		t.Errorf("a stderr line's text is painted (%q): only its mark should be", red)
 	}
 }

@@ -133,9 +133,14 @@ func (m *Model) submit(line string) tea.Cmd {
 	}
 	switch pc.cmd.name {
 	case "background":
-		p.busy = "starting " + model.OneLine(pc.arg, 60) + " …"
+		spec, err := backgroundSpec(pc.arg)
+		if err != nil {
+			p.err = err.Error()
+			return nil
+		}
+		p.busy = "starting " + model.OneLine(spec.Command, 60) + " …"
 		m.starting++
-		return startCmd(m.ctx, m.core, m.owner, []string{pc.arg}, p)
+		return startCmd(m.ctx, m.core, m.owner, []model.Spec{spec}, p)
 	case "job-kill", "job-status", "job-restart":
 		return resolveCmd(m.ctx, m.core, pc.cmd.name, pc.arg, p)
 	case "clear":

@@ -2,6 +2,8 @@ package ui
 
 import (
 	"context"
+	"fmt"
+	"slices"
 	"strings"
 
 	tea "charm.land/bubbletea/v2"
@@ -72,23 +74,63 @@ func resolveCmd(ctx context.Context, core Core, command, sel string, from *palet
 	}
 }
 
-// startCmd starts commands in order, one after the other, so their IDs
-// follow the order given.
-func startCmd(ctx context.Context, core Core, owner string, commands []string, from *palette) tea.Cmd {
-	commands = append([]string(nil), commands...)
-	return func() tea.Msg {
-		msg := startedMsg{from: from}
-		for _, c := range commands {
-			if strings.TrimSpace(c) == "" {
-				continue
-			}
-			// No wait for an instant death: its pane shows the job's fate.
-			r, err := core.Start(ctx, model.Spec{Command: c, NoWait: true, Owner: owner})
-			msg.reports = append(msg.reports, r)
-			msg.errs = append(msg.errs, err)
+// startCmd starts specs in order, one after the other, so their IDs follow
+// the order given; the console owns them, and its panes show each job's
+// fate (no start wait).
+func startCmd(ctx context.Context, core Core, owner string, specs []model.Spec, from *palette) tea.Cmd {
+	specs = append([]model.Spec(nil), specs...)
+	return func() tea.Msg { return startAll(ctx, core, owner, specs, from) }
+}
+
+func startAll(ctx context.Context, core Core, owner string, specs []model.Spec, from *palette) startedMsg {
+	msg := startedMsg{from: from}
+	for _, spec := range specs {
+		if strings.TrimSpace(spec.Command) == "" {
+			continue
 		}
-		return msg
+		spec.NoWait, spec.Owner = true, owner
+		r, err := core.Start(ctx, spec)
+		msg.reports = append(msg.reports, r)
+		msg.errs = append(msg.errs, err)
 	}
+	return msg
+}
+
+// launchCmd starts the launch jobs (Options.Launch) as startCmd does, but
+// none of them when a name among them belongs to a live job already (a
+// session where the same Procfile runs): the error says which.
+func launchCmd(ctx context.Context, core Core, owner string, specs []model.Spec) tea.Cmd {
+	specs = append([]model.Spec(nil), specs...)
+	return func() tea.Msg {
+		if err := namesFree(ctx, core, specs); err != nil {
+			return startedMsg{reports: []model.Report{{}}, errs: []error{err}}
+		}
+		return startAll(ctx, core, owner, specs, nil)
+	}
+}
+
+// namesFree says which names of specs belong to live jobs of core, if any.
+func namesFree(ctx context.Context, core Core, specs []model.Spec) error {
+	if !slices.ContainsFunc(specs, func(s model.Spec) bool { return s.Name != "" }) {
+		return nil
+	}
+	jobs, err := core.List(ctx)
+	if err != nil {
+		return err
+	}
+	var taken []string
+	for _, spec := range specs {
+		for _, j := range jobs {
+			if spec.Name != "" && j.Live() && strings.EqualFold(j.Name, strings.TrimSpace(spec.Name)) {
+				taken = append(taken, "job "+j.Label())
+			}
+		}
+	}
+	if len(taken) == 0 {
+		return nil
+	}
+	return fmt.Errorf("%w: nothing was started: the launch's names belong to running %s; stop them first, or use them as they are",
+		model.ErrDuplicate, strings.Join(taken, ", "))
 }
 
 // killCmd stops one job; it returns when the job's tree is empty.

@@ -26,7 +26,7 @@ type Model struct {
 	st         Styles
 	now        func() time.Time
 	maxRunning int
-	initial    []string
+	initial    []model.Spec
 	version    string
 	owner      string // who the console says it is: Spec.Owner, KillOptions.By
 
@@ -64,6 +64,7 @@ type Model struct {
 	overlay  *overlay
 	message  string
 	msgErr   bool
+	recent   []logged             // the last status messages, for the full help (status.go)
 	msgJob   *model.JobID         // the status line shows this job's live header
 	stopping map[model.JobID]bool // kills in flight
 	// restarting are restarts in flight, by the old run's ID (restart.go).
@@ -128,7 +129,7 @@ func New(ctx context.Context, core Core, opts Options) *Model {
 		st:         NewStyles(opts.NoColor),
 		now:        opts.Now,
 		maxRunning: opts.MaxRunning,
-		initial:    opts.Commands,
+		initial:    opts.Launch,
 		version:    opts.Version,
 		owner:      opts.Owner,
 		scroll:     map[model.JobID]uint64{},
@@ -166,7 +167,7 @@ func (m *Model) Init() tea.Cmd {
 	cmds := []tea.Cmd{subscribeCmd(m.ctx, m.core), m.requestFetch()}
 	if len(m.initial) > 0 {
 		m.starting++
-		cmds = append(cmds, startCmd(m.ctx, m.core, m.owner, m.initial, nil))
+		cmds = append(cmds, launchCmd(m.ctx, m.core, m.owner, m.initial))
 		m.initial = nil
 	}
 	return tea.Batch(cmds...)

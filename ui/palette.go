@@ -17,7 +17,7 @@ type paletteAction uint8
 
 const (
 	paletteNone   paletteAction = iota
-	paletteClose                // Esc, or the line was erased
+	paletteClose                // Esc
 	paletteSubmit               // Enter: run the line (palette.value)
 )
 
@@ -127,11 +127,10 @@ func (p *palette) Update(msg tea.Msg, keys KeyMap, jobs []model.Snapshot) (palet
 	var cmd tea.Cmd
 	p.input, cmd = p.input.Update(msg)
 	if p.input.Value() != before {
+		// The line edits like readline (Ctrl+U, Ctrl+W, Ctrl+A/E …); an
+		// empty line stays open: only Esc closes the palette.
 		p.err = ""
 		p.cands = nil
-		if p.input.Value() == "" {
-			return paletteClose, cmd
-		}
 		if utf8.RuneCountInString(p.input.Value()) > PaletteMaxChars {
 			p.err = tooLong
 		}
@@ -213,17 +212,28 @@ func (p *palette) hint() string {
 	return "background <command> · job-kill, job-restart, job-status <id|name> · clear · help · quit · Tab completes · Esc closes"
 }
 
-// view draws the palette's two rows in w cells: the input, then the error
-// or a hint.
-func (p *palette) view(st Styles, w int) []string {
-	first := fit(p.input.View(), w)
-	var second string
+// note returns the rows under the input, w cells wide: the error,
+// wrapped onto at most maxRows rows rather than cut, or the hint (one row,
+// cut).
+func (p *palette) note(w, maxRows int) []string {
 	if p.err != "" {
-		second = st.PaletteErr.Render(fit(p.err, w))
-	} else {
-		second = st.Dim.Render(fit(p.hint(), w))
+		return wrapText(p.err, w, w, maxRows)
 	}
-	return []string{first, second}
+	return []string{p.hint()}
+}
+
+// view draws the palette's rows in w cells: the input, then the error or
+// a hint (note).
+func (p *palette) view(st Styles, w, maxRows int) []string {
+	out := []string{fit(p.input.View(), w)}
+	style := st.Dim
+	if p.err != "" {
+		style = st.PaletteErr
+	}
+	for _, r := range p.note(w, maxRows) {
+		out = append(out, style.Render(fit(r, w)))
+	}
+	return out
 }
 
 // cursor returns where the terminal cursor goes, relative to the palette's

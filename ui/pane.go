@@ -111,7 +111,7 @@ type paneView struct {
 }
 
 // renderPane draws pane p into r: a frame whose title is the job's report
-// header, the job's lines (stderr marked "!" and tinted, colours kept), and
+// header, the job's lines (stderr marked with a tinted "!", colours kept), and
 // a bottom edge that says when the pane is paused or zoomed. It returns
 // exactly r.h rows of exactly r.w cells.
 func (m *Model) renderPane(p paneView, r rect) []string {
@@ -159,7 +159,9 @@ func (m *Model) renderRow(r paneRow, w int) string {
 	}
 	s := fit(styledLine(r.line.Text, m.st.NoColor), tw)
 	if r.line.Stream == model.StreamErr {
-		return m.st.paint.errMark + " " + tint(s, m.st.paint.errOpen, m.st.paint.errClose)
+		// The tinted mark says stderr; the text keeps the job's own
+		// colours (routine stderr logging is not an error).
+		return m.st.paint.errMark + " " + s
 	}
 	return "  " + s
 }

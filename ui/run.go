@@ -10,14 +10,18 @@ import (
 
 	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/colorprofile"
+
+	"github.com/jobdeck/jobdeck/model"
 )
 
 // Options configure the console.
 type Options struct {
 	// KeyMap is every key binding; package main builds the default one.
 	KeyMap KeyMap
-	// Commands are started as jobs on launch, in order (jobdeck -- 'cmd'…).
-	Commands []string
+	// Launch are started as jobs at once, in order (jobdeck -- 'cmd'…,
+	// jobdeck -f Procfile). When a name among them belongs to a running
+	// job already, none of them is started.
+	Launch []model.Spec
 	// NoColor turns every colour off, the console's and the jobs' (set it
 	// when NO_COLOR is set to a non-empty value).
 	NoColor bool

@@ -47,7 +47,7 @@ func TestRunQuits(t *testing.T) {
 	}
 
 	c := newFakeCore(time.Now)
-	in, errc = runRaw(t, t.Context(), c, Options{Commands: []string{"sleep 100"}})
+	in, errc = runRaw(t, t.Context(), c, Options{Launch: []model.Spec{{Command: "sleep 100"}}})
 	deadline := time.Now().Add(5 * time.Second)
 	for {
 		if s, ok := c.snap(0); ok && s.Live() {

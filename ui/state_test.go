@@ -109,7 +109,7 @@ func TestLostLink(t *testing.T) {
 	c.mu.Unlock()
 	c.update(1, func(s *model.Snapshot) { s.Remaining = 1 })
 	h.pump()
-	if f := h.footer(2); !strings.Contains(f, "lost the jobs core") || !strings.Contains(h.screen(), "job 0 running") {
+	if f := h.status(); !strings.Contains(f, "lost the jobs core") || !strings.Contains(h.screen(), "job 0 running") {
 		t.Fatalf("lost link:\n%s", h.screen())
 	}
 	if !strings.Contains(before, "job 2 (flood)") {
@@ -120,7 +120,7 @@ func TestLostLink(t *testing.T) {
 	c.mu.Unlock()
 	c.update(1, func(s *model.Snapshot) { s.Remaining = 0 })
 	h.pump()
-	if f := h.footer(2); strings.Contains(f, "lost") {
+	if f := h.status(); strings.Contains(f, "lost") {
 		t.Fatalf("the link is back, the message stays:\n%s", f)
 	}
 }

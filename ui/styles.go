@@ -12,20 +12,19 @@ import (
 // ANSI colours (0–15), so they follow the terminal's own theme, light or
 // dark.
 type Palette struct {
-	Accent, OK, Fail, Warn, Dim, ErrText color.Color
+	Accent, OK, Fail, Warn, Dim color.Color
 }
 
 // DefaultPalette returns the console's colours: blue accent, green for
-// success, red for failure and stderr, yellow for warnings, grey for
-// secondary text.
+// success, red for failure and the stderr mark, yellow for warnings, grey
+// for secondary text.
 func DefaultPalette() Palette {
 	return Palette{
-		Accent:  lipgloss.Color("12"),
-		OK:      lipgloss.Color("2"),
-		Fail:    lipgloss.Color("1"),
-		Warn:    lipgloss.Color("3"),
-		Dim:     lipgloss.Color("8"),
-		ErrText: lipgloss.Color("9"),
+		Accent: lipgloss.Color("12"),
+		OK:     lipgloss.Color("2"),
+		Fail:   lipgloss.Color("1"),
+		Warn:   lipgloss.Color("3"),
+		Dim:    lipgloss.Color("8"),
 	}
 }
 
@@ -42,7 +41,7 @@ type Styles struct {
 	Selected                lipgloss.Style // the selected job list row
 	Dim                     lipgloss.Style // secondary text, hints
 	Dropped                 lipgloss.Style // "[… N lines dropped]"
-	ErrMark, ErrText        lipgloss.Style // the "!" of stderr lines, and their tint
+	ErrMark                 lipgloss.Style // the "!" of stderr lines
 	Running, Stopping       lipgloss.Style // state glyphs and words
 	Succeeded, Failed       lipgloss.Style
 	Lingering               lipgloss.Style // leader gone, tree still running
@@ -59,7 +58,6 @@ type Styles struct {
 // paint holds pre-rendered pieces used in hot loops.
 type paint struct {
 	errMark            string // styled "!"
-	errOpen, errClose  string // SGR around a tinted stderr line
 	border, borderFoc  string // styled vertical border pieces
 	borderL, borderFL  string
 	droppedOpen, dropC string
@@ -85,7 +83,6 @@ func NewStyles(noColor bool) Styles {
 		Dim:         fg(p.Dim),
 		Dropped:     fg(p.Warn).Italic(true),
 		ErrMark:     fg(p.Fail).Bold(true),
-		ErrText:     fg(p.ErrText),
 		Running:     fg(p.Accent),
 		Stopping:    fg(p.Warn),
 		Succeeded:   fg(p.OK),
@@ -112,7 +109,6 @@ func NewStyles(noColor bool) Styles {
 		s.Help.Ellipsis = fg(p.Dim)
 	}
 	s.paint.errMark = s.ErrMark.Render("!")
-	s.paint.errOpen, s.paint.errClose = sgrAround(s.ErrText)
 	s.paint.droppedOpen, s.paint.dropC = sgrAround(s.Dropped)
 	s.paint.border = s.Border.Render(lipgloss.RoundedBorder().Right)
 	s.paint.borderL = s.Border.Render(lipgloss.RoundedBorder().Left)

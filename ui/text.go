@@ -43,17 +43,3 @@ func styledLine(text []byte, noColor bool) string {
 	}
 	return s
 }
-
-// tint wraps s, which may hold SGR sequences, in open/close and re-opens
-// the tint after each reset inside s, so a job's own colours show while its
-// resets do not drop the tint.
-func tint(s, open, close string) string {
-	if open == "" {
-		return s
-	}
-	if strings.IndexByte(s, ansi.ESC) >= 0 {
-		s = strings.ReplaceAll(s, ansi.ResetStyle, ansi.ResetStyle+open)
-		s = strings.ReplaceAll(s, "\x1b[0m", "\x1b[0m"+open)
-	}
-	return open + s + close
-}

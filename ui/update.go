@@ -342,6 +342,7 @@ func (m *Model) onResolved(msg resolvedMsg) tea.Cmd {
 func (m *Model) setMessage(text string, isErr bool) {
 	m.message, m.msgErr = model.OneLine(text, 0), isErr
 	m.msgJob = nil
+	m.logMessage(m.message, isErr)
 }
 
 // setJobMessage shows a job's header in the status line until the next key,
@@ -350,4 +351,7 @@ func (m *Model) setMessage(text string, isErr bool) {
 func (m *Model) setJobMessage(id model.JobID) {
 	m.message, m.msgErr = "", false
 	m.msgJob = &id
+	if s, ok := m.snapshot(id); ok {
+		m.logMessage(s.Header(m.now()), false)
+	}
 }

@@ -1,0 +1,125 @@
+package main
+
+import (
+	"bufio"
+	"bytes"
+	"errors"
+	"flag"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+
+	"github.com/jobdeck/jobdeck/model"
+)
+
+// launchOpts are the flags that say what the console starts at launch
+// (besides the commands after --) and --version.
+type launchOpts struct {
+	procfile string
+	version  bool
+}
+
+// launchFlags declares -f/--procfile and --version on fs.
+func launchFlags(fs *flag.FlagSet) *launchOpts {
+	lo := &launchOpts{}
+	const usage = "start each `name: command` line of this Procfile as a named job (jobs run in the Procfile's directory)"
+	fs.StringVar(&lo.procfile, "f", "", usage)
+	fs.StringVar(&lo.procfile, "procfile", "", usage)
+	fs.BoolVar(&lo.version, "version", false, "print jobdeck's version (module version and VCS revision) and exit")
+	return lo
+}
+
+// specs are the jobs to start at launch: the Procfile's entries (named, in
+// the Procfile's directory), then the commands given after --. A Procfile
+// that cannot be used is an error that says what to fix; then nothing is
+// started.
+func (lo *launchOpts) specs(commands []string) ([]model.Spec, error) {
+	var specs []model.Spec
+	if lo.procfile != "" {
+		ps, err := readProcfile(lo.procfile)
+		if err != nil {
+			return nil, err
+		}
+		specs = ps
+	}
+	for _, c := range commands {
+		specs = append(specs, model.Spec{Command: c})
+	}
+	return specs, nil
+}
+
+// procfileName is what a Procfile entry's name may hold (foreman's
+// rule): letters, digits, '_' and '-'.
+var procfileName = regexp.MustCompile(`^[A-Za-z0-9_-]+$`)
+
+// readProcfile reads a Procfile: one `name: command` entry per line;
+// blank lines and lines starting with # are skipped. Each entry becomes a
+// spec named name, to run in the Procfile's directory. Errors name the
+// file and the line, and say what to write instead.
+func readProcfile(path string) ([]model.Spec, error) {
+	b, err := os.ReadFile(path)
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		return nil, fmt.Errorf("the Procfile %s does not exist: give the path of a file of `name: command` lines (jobdeck -f path/to/Procfile)", path)
+	case err != nil:
+		return nil, fmt.Errorf("cannot read the Procfile %s: %v", path, err)
+	}
+	dir, err := filepath.Abs(filepath.Dir(path))
+	if err != nil {
+		return nil, fmt.Errorf("find the directory of the Procfile %s: %w", path, err)
+	}
+	specs, err := parseProcfile(path, b)
+	if err != nil {
+		return nil, err
+	}
+	for i := range specs {
+		specs[i].Dir = dir
+	}
+	return specs, nil
+}
+
+// parseProcfile parses a Procfile's text (path only names it in errors).
+func parseProcfile(path string, b []byte) ([]model.Spec, error) {
+	var specs []model.Spec
+	seen := map[string]int{} // lower-cased name → line
+	sc := bufio.NewScanner(bytes.NewReader(b))
+	sc.Buffer(make([]byte, 0, 64<<10), model.MaxCommandBytes+1024)
+	n := 0
+	for sc.Scan() {
+		n++
+		line := strings.TrimSpace(strings.TrimSuffix(sc.Text(), "\r"))
+		if line == "" || strings.HasPrefix(line, "#") {
+			continue
+		}
+		at := fmt.Sprintf("%s:%d", path, n)
+		name, cmd, ok := strings.Cut(line, ":")
+		name, cmd = strings.TrimSpace(name), strings.TrimSpace(cmd)
+		switch {
+		case !ok:
+			return nil, fmt.Errorf("%s: %q has no name: write the entry as `name: command`, e.g. `web: %s`", at, model.OneLine(line, 60), model.OneLine(line, 40))
+		case !procfileName.MatchString(name):
+			return nil, fmt.Errorf("%s: %q is not a name (letters, digits, _ and - only): write the entry as `name: command`, e.g. `web: %s`",
+				at, model.OneLine(name, 40), model.OneLine(cmd, 40))
+		case cmd == "":
+			return nil, fmt.Errorf("%s: the entry %q has no command: write it after the colon, e.g. `%s: npm run dev`", at, name, name)
+		}
+		if _, err := model.CheckName(name); err != nil {
+			return nil, fmt.Errorf("%s: %v", at, err)
+		}
+		if first, dup := seen[strings.ToLower(name)]; dup {
+			return nil, fmt.Errorf("%s: the name %q is used by line %d already: give each entry a name of its own", at, name, first)
+		}
+		seen[strings.ToLower(name)] = n
+		specs = append(specs, model.Spec{Command: cmd, Name: name})
+	}
+	if err := sc.Err(); err != nil {
+		return nil, fmt.Errorf("%s:%d: %v", path, n+1, err)
+	}
+	if len(specs) == 0 {
+		return nil, fmt.Errorf("the Procfile %s has no entries: add lines such as `web: npm run dev`", path)
+	}
+	return specs, nil
+}
