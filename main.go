@@ -129,7 +129,7 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		return 2
 	}
 	if !so.private {
-		return runShared(so, sharedMode{serve: *serveMode, http: *httpAddr, token: httpToken, grace: grace, launch: specs}, stdin, stdout, stderr)
+		return runShared(so, sharedMode{serve: *serveMode, http: *httpAddr, token: httpToken, grace: grace, graceSet: flagSet(fs, "grace"), launch: specs}, stdin, stdout, stderr)
 	}
 
 	// This process hosts the jobs (--private): end what jobdecks

@@ -61,11 +61,14 @@ func (so *sessionOpts) target() (session.Target, error) {
 
 // sharedMode is what a jobdeck that joins a session does there.
 type sharedMode struct {
-	serve  bool
-	http   string
-	token  string
-	grace  *time.Duration
-	launch []model.Spec // the jobs the console starts at launch
+	serve bool
+	http  string
+	token string
+	grace *time.Duration
+	// graceSet reports that --grace was given: then it is the grace of
+	// this client's jobs too, not only of a session it starts.
+	graceSet bool
+	launch   []model.Spec // the jobs the console starts at launch
 }
 
 // runShared runs jobdeck as a client of the session of its worktree (or
@@ -86,6 +89,9 @@ func runShared(so *sessionOpts, m sharedMode, stdin io.Reader, stdout, stderr io
 	opts := session.JoinOptions{
 		Target: target, Linger: so.linger, Grace: grace,
 		Waiting: func(msg string) { fmt.Fprintf(stderr, "jobdeck: %s\n", msg) },
+	}
+	if m.graceSet {
+		opts.JobGrace = grace
 	}
 	switch {
 	case m.serve && m.http != "":
@@ -180,4 +186,11 @@ func runSharedHTTP(ctx context.Context, opts session.JoinOptions, addr, token st
 	case <-lost:
 		return fmt.Errorf("%w: the session ended, and with it the HTTP server", session.ErrLinkLost)
 	}
+}
+
+// flagSet reports whether the flag name was given on the command line.
+func flagSet(fs *flag.FlagSet, name string) bool {
+	set := false
+	fs.Visit(func(f *flag.Flag) { set = set || f.Name == name })
+	return set
 }

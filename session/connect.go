@@ -36,6 +36,9 @@ type JoinOptions struct {
 	// Config); they do not change a running one.
 	Linger time.Duration
 	Grace  *time.Duration
+	// JobGrace, when set, is the grace of this client's jobs that do not
+	// name one (see Hello.Grace).
+	JobGrace *time.Duration
 	// Exe starts a session process; "" means this binary.
 	Exe string
 	// Timeout bounds the whole join; zero means a minute plus six (a
@@ -283,5 +286,6 @@ func newHello(opts JoinOptions) (Hello, error) {
 	return Hello{
 		Protocol: Protocol, Version: Version(), Kind: opts.Kind, Name: name,
 		PID: os.Getpid(), Dir: []byte(dir), Env: envBytes(env), HTTP: opts.HTTP,
+		Grace: opts.JobGrace,
 	}, nil
 }

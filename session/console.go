@@ -222,5 +222,8 @@ func (h consoleHandler) spec(spec model.Spec) model.Spec {
 	if spec.Owner == "" {
 		spec.Owner = h.owner
 	}
+	if spec.Grace == nil {
+		spec.Grace = h.hello.Grace
+	}
 	return spec
 }

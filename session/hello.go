@@ -56,6 +56,10 @@ type Hello struct {
 	Env [][]byte `json:"env,omitempty"`
 	// HTTP is set for KindHTTP: where to serve and with which token.
 	HTTP *HTTPParams `json:"http,omitempty"`
+	// Grace, when set, is the grace of the jobs this client starts that
+	// do not name their own (the client's --grace; the session's own
+	// default applies otherwise).
+	Grace *time.Duration `json:"grace,omitempty"`
 }
 
 // HTTPParams asks the session to serve MCP over streamable HTTP.

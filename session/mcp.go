@@ -21,7 +21,7 @@ import (
 // directory and environment (from its hello); the client is listed under
 // the name its MCP initialize gives.
 func (s *server) serveMCP(ctx context.Context, conn *serverConn) error {
-	core := clientCore{Table: s.table, dir: string(conn.hello.Dir), env: envStrings(conn.hello.Env)}
+	core := clientCore{Table: s.table, dir: string(conn.hello.Dir), env: envStrings(conn.hello.Env), grace: conn.hello.Grace}
 	return serve.RunStream(ctx, core, conn.r, conn.c, serve.StreamOptions{
 		OnClient: func(name string) { s.rename(conn.client, name) },
 	})
@@ -33,11 +33,13 @@ func (s *server) serveMCP(ctx context.Context, conn *serverConn) error {
 // process's own).
 type clientCore struct {
 	*jobs.Table
-	dir string
-	env []string
+	dir   string
+	env   []string
+	grace *time.Duration // the client's --grace, when it gave one
 }
 
-// Start completes spec with the client's directory and environment.
+// Start completes spec with the client's directory, environment and
+// grace.
 func (c clientCore) Start(ctx context.Context, spec model.Spec) (model.Report, error) {
 	switch {
 	case spec.Dir == "":
@@ -47,6 +49,9 @@ func (c clientCore) Start(ctx context.Context, spec model.Spec) (model.Report, e
 	}
 	if spec.Env == nil {
 		spec.Env = c.env
+	}
+	if spec.Grace == nil {
+		spec.Grace = c.grace
 	}
 	return c.Table.Start(ctx, spec)
 }
@@ -61,7 +66,7 @@ func (s *server) startHTTP(h Hello) (string, func(), error) {
 	ctx, cancel := context.WithCancel(context.Background())
 	addrCh := make(chan string, 1)
 	errCh := make(chan error, 1)
-	core := clientCore{Table: s.table, dir: string(h.Dir), env: envStrings(h.Env)}
+	core := clientCore{Table: s.table, dir: string(h.Dir), env: envStrings(h.Env), grace: h.Grace}
 	go func() {
 		errCh <- serve.RunHTTP(ctx, core, serve.HTTPOptions{
 			Addr: h.HTTP.Addr, Token: h.HTTP.Token, Log: os.Stderr,

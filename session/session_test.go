@@ -435,3 +435,19 @@ func (b bearer) RoundTrip(r *http.Request) (*http.Response, error) {
 	r.Header.Set("Authorization", "Bearer "+b.token)
 	return http.DefaultTransport.RoundTrip(r)
 }
+
+// A client's --grace is the grace of the jobs it starts, whatever the
+// session's own default (another client started the session).
+func TestClientGrace(t *testing.T) {
+	t.Parallel()
+	w := newWorld(t)
+	a, _ := w.agent("agent-a", "--linger", "1s", "--grace", "30s")
+	w.call(a, "job_status", map[string]any{}, false)
+	b, _ := w.agent("agent-b", "--grace", "0")
+	w.call(b, "background", map[string]any{"command": w.job("trap '' TERM; echo up; sleep 300")}, false)
+	start := time.Now()
+	out := w.call(b, "job_kill", map[string]any{"id": 0}, false)
+	if d := time.Since(start); d > 10*time.Second || !strings.Contains(out, "at once") {
+		t.Fatalf("agent b's job (its --grace 0) took %v to stop:\n%s", d, out)
+	}
+}
