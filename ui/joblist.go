@@ -36,7 +36,8 @@ func (st Styles) stateGlyph(s model.Snapshot) (string, lipgloss.Style) {
 }
 
 // renderList draws the job list into r: a frame titled "jobs" with one row
-// per job (selection mark, state glyph, ID and name, state with exit status
+// per job (selection mark, state glyph, ID and name with the ports it
+// listens on, state with exit status
 // or signal and "N still running", elapsed time, command). The list scrolls
 // to keep the selected job in view. It returns exactly r.h rows of exactly
 // r.w cells.
@@ -60,7 +61,7 @@ func (m *Model) renderList(r rect) []string {
 	now := m.now()
 	labelW, elapsedW, fullW, shortW := 1, 4, 1, 1
 	for _, s := range m.jobs {
-		labelW = max(labelW, ansi.StringWidth(s.Label()))
+		labelW = max(labelW, ansi.StringWidth(present.Label(s)))
 		elapsedW = max(elapsedW, len(model.FormatElapsed(s.Elapsed(now))))
 		fullW = max(fullW, ansi.StringWidth(s.Status()))
 		shortW = max(shortW, ansi.StringWidth(present.ShortStatus(s)))
@@ -104,7 +105,7 @@ type listCols struct {
 func (m *Model) listRow(s model.Snapshot, w int, c listCols) string {
 	sel := m.hasCurrent && s.ID == m.current
 	glyph, gst := m.st.stateGlyph(s)
-	label := fit(s.Label(), c.label)
+	label := fit(present.Label(s), c.label)
 	st := s.Status()
 	if c.short {
 		st = present.ShortStatus(s)

@@ -111,7 +111,7 @@ type paneView struct {
 }
 
 // renderPane draws pane p into r: a frame whose title is the job's report
-// header, the job's lines (stderr marked with a tinted "!", colours kept), and
+// header with its listening ports (present.Title), the job's lines (stderr marked with a tinted "!", colours kept), and
 // a bottom edge that says when the pane is paused or zoomed. It returns
 // exactly r.h rows of exactly r.w cells.
 func (m *Model) renderPane(p paneView, r rect) []string {
@@ -128,7 +128,7 @@ func (m *Model) renderPane(p paneView, r rect) []string {
 		b, bst, tst = lipgloss.ThickBorder(), m.st.BorderFocus, m.st.TitleFocus
 		vl, vr = m.st.paint.borderFL, m.st.paint.borderFoc
 	}
-	out = append(out, frameTop(b, bst, tst, p.snap.Header(m.now()), strconv.Itoa(p.num), r.w))
+	out = append(out, frameTop(b, bst, tst, present.Title(p.snap, m.now()), strconv.Itoa(p.num), r.w))
 
 	inner := r.w - 2
 	body := r.h - 2

@@ -152,7 +152,7 @@ func TestConsoleNamesItself(t *testing.T) {
 	h.typeText("job-status " + id.String())
 	h.press("enter")
 	lines := strings.Join(h.m.overlay.lines, "\n")
-	if !strings.Contains(lines, "\nstarted by claude-code\n") || strings.Count(lines, "no cgroup v2") != 1 {
+	if !strings.Contains(lines, "\nstarted 12:00:00 by claude-code · no cgroup\n") || strings.Count(lines, "no cgroup v2") != 1 {
 		t.Fatalf("overlay:\n%s", lines)
 	}
 }

@@ -10,17 +10,17 @@ import (
 )
 
 // Report is a job's full report for the /job-status overlay, as plain
-// lines (no escape bytes; tabs may remain): the header, who started the
-// job when it was not self, the stop, a signal jobdeck did not send, a
-// problem the supervisor reported, its fallbacks (each once), how a wait
-// ended, markers for lines not shown, the lines ("> " stdout, "! "
-// stderr), the open lines last.
+// lines (no escape bytes; tabs may remain): the header (with the ports),
+// the details (pid, start time and who started it, cgroup, directory, the
+// whole command, listening sockets, a port conflict: Details), the stop,
+// a signal jobdeck did not send, a problem the supervisor reported, its
+// fallbacks (each once), how a wait ended, markers for lines not shown,
+// the lines ("> " stdout, "! " stderr), the open lines last. self is who
+// the console is; its own stops are not attributed.
 func Report(r model.Report, self string, now time.Time) []string {
 	s, p := r.Job, r.Page
-	out := []string{s.Header(now)}
-	if s.Owner != "" && s.Owner != self {
-		out = append(out, "started by "+model.OneLine(sanitize.Plain([]byte(s.Owner)), 0))
-	}
+	out := []string{Title(s, now)}
+	out = append(out, Details(s, now)...)
 	if note := StopNote(s.Stop, self, now); note != "" {
 		out = append(out, note)
 	}

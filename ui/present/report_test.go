@@ -31,15 +31,15 @@ func TestReport(t *testing.T) {
 		want []string
 	}{
 		{"own running job", model.Report{Job: run, Page: model.Page{Lines: []model.Line{l(1, model.StreamOut, "\x1b[32mready\x1b[0m"), l(2, model.StreamErr, "warn")}, Partial: []model.Line{{Text: []byte(">>> "), Partial: true}}, Last: 2}},
-			[]string{"job 2 (web) running 0:02 npm run dev", "> ready", "! warn", "> >>> "}},
+			[]string{"job 2 (web) running 0:02 npm run dev", "started 12:00:00 by console · no cgroup", "command: npm run dev", "> ready", "! warn", "> >>> "}},
 		{"another's finished job", model.Report{Job: done, Page: model.Page{Skipped: 150, Dropped: 3, Lines: []model.Line{{Seq: 4, Text: []byte("x"), Dropped: 2048}}, Last: 154}},
-			[]string{"job 2 exited 1 0:01 make", "started by claude", "[… 3 lines dropped]", "[… 150 earlier lines not shown]", "> x [… 2.0 KiB cut]"}},
+			[]string{"job 2 exited 1 0:01 make", "started 12:00:00 by claude · no cgroup", "command: make", "[… 3 lines dropped]", "[… 150 earlier lines not shown]", "> x [… 2.0 KiB cut]"}},
 		{"a stop another asked for", model.Report{Job: stopped},
-			[]string{"job 2 killed by SIGKILL 0:01 make", "started by claude", "stopped in 1.5s (asked by claude): SIGTERM to 2 processes; SIGKILL was needed for 1 after the 1s grace", "(no output)"}},
+			[]string{"job 2 killed by SIGKILL 0:01 make", "started 12:00:00 by claude · no cgroup", "command: make", "stopped in 1.5s (asked by claude): SIGTERM to 2 processes; SIGKILL was needed for 1 after the 1s grace", "(no output)"}},
 		{"notes, each once", model.Report{Job: noted},
-			[]string{"job 2 (web) running 0:02 npm run dev", "note: the supervisor reported a problem", "note: no cgroup v2 for the job (EROFS); stops rely on the subreaper walk"}},
+			[]string{"job 2 (web) running 0:02 npm run dev", "started 12:00:00 by console · no cgroup", "command: npm run dev", "note: the supervisor reported a problem", "note: no cgroup v2 for the job (EROFS); stops rely on the subreaper walk"}},
 		{"a wait and more lines", model.Report{Job: run, Wait: &model.WaitResult{Reason: model.WaitTimeout, Waited: 5 * time.Second}, Page: model.Page{More: 4}},
-			[]string{"job 2 (web) running 0:02 npm run dev", "wait: timed out after 5s", "[… 4 more lines]"}},
+			[]string{"job 2 (web) running 0:02 npm run dev", "started 12:00:00 by console · no cgroup", "command: npm run dev", "wait: timed out after 5s", "[… 4 more lines]"}},
 	}
 	for _, c := range cases {
 		got := Report(c.r, "console", now)
