@@ -58,6 +58,11 @@ func (c consoleCore) Remove(_ context.Context, id model.JobID) error { return c.
 // Clear removes every finished job.
 func (c consoleCore) Clear(context.Context) ([]model.JobID, error) { return c.t.Clear(), nil }
 
+// Resize sizes job id's pty.
+func (c consoleCore) Resize(_ context.Context, id model.JobID, size model.TermSize) error {
+	return c.t.Resize(id, size)
+}
+
 // Subscribe subscribes to the table's events.
 func (c consoleCore) Subscribe(context.Context) (ui.Subscription, error) {
 	return subscription{c.t.Subscribe()}, nil
@@ -155,6 +160,11 @@ func (c *remoteCore) Remove(ctx context.Context, id model.JobID) error {
 // Clear removes every finished job of the session.
 func (c *remoteCore) Clear(ctx context.Context) ([]model.JobID, error) {
 	return c.remote().Clear(ctx)
+}
+
+// Resize sizes job id's pty in the session.
+func (c *remoteCore) Resize(ctx context.Context, id model.JobID, size model.TermSize) error {
+	return c.remote().Resize(ctx, id, size)
 }
 
 // Subscribe subscribes to the session's events.

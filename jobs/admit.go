@@ -27,6 +27,11 @@ func (t *Table) checkSpec(spec model.Spec) (model.Spec, time.Duration, error) {
 	if err := model.CheckEnv(spec.Env); err != nil {
 		return spec, 0, err
 	}
+	if !spec.Size.IsZero() {
+		if err := model.CheckTermSize(spec.Size, model.ErrBadSpec); err != nil {
+			return spec, 0, err
+		}
+	}
 	grace := t.grace
 	if spec.Grace != nil {
 		if err := model.CheckGrace(*spec.Grace, model.ErrBadSpec); err != nil {

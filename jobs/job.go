@@ -47,7 +47,8 @@ type job struct {
 	remaining int
 	stopInfo  *model.Stop
 	errMsg    string
-	notes     []string // the supervisor's fallbacks
+	notes     []string       // the supervisor's fallbacks
+	size      model.TermSize // the pty's size as last resized (zero: the spec's)
 	treeEmpty bool
 	streams   int // output streams still open
 	done      bool

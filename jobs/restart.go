@@ -65,6 +65,7 @@ func (t *Table) Restart(ctx context.Context, id model.JobID, opts model.RestartO
 	}
 	spec := j.spec
 	spec.NoWait = opts.NoWait
+	spec.Size = j.termSize() // the size it had last: its pane's
 	if opts.By != "" {
 		spec.Owner = opts.By
 	}

@@ -178,6 +178,8 @@ func (t *Table) start(ctx context.Context, spec model.Spec, prev *model.JobID) (
 		Dir:     spec.Dir,
 		Env:     t.jobEnv(spec),
 		TTY:     !spec.NoTTY,
+		Rows:    spec.Size.Rows,
+		Cols:    spec.Size.Cols,
 		Grace:   supervisorGrace(grace),
 		Session: t.session,
 		Job:     int(j.id),

@@ -47,6 +47,11 @@ type Spec struct {
 	// wait that lets a command that dies at once be reported dead with its
 	// output (the console shows the job's fate live instead).
 	NoWait bool
+	// Size is the size of the job's pty at start (the console gives the
+	// pane's); the zero size means the default, 160×40. Ignored with
+	// NoTTY. Otherwise each side is 1 to MaxTermCells (CheckTermSize,
+	// ErrBadSpec).
+	Size TermSize
 }
 
 // State is where a job is in its life.

@@ -184,6 +184,11 @@ func (r *Remote) Resolve(ctx context.Context, sel string) (model.JobID, error) {
 	return res.ID, err
 }
 
+// Resize sets the size of a job's pty (see the jobs core's Resize).
+func (r *Remote) Resize(ctx context.Context, id model.JobID, size model.TermSize) error {
+	return r.call(ctx, methodResize, resizeParams{ID: id, Size: size}, nil)
+}
+
 // onNotify takes the session's notifications (on the read loop: it never
 // blocks).
 func (r *Remote) onNotify(method string, params json.RawMessage) {

@@ -28,6 +28,7 @@ const (
 	methodRestart = "jobs/restart" // restartParams → model.Report (the new run's)
 	methodRemove  = "jobs/remove"  // removeParams → struct{}
 	methodClear   = "jobs/clear"   // {} → clearResult
+	methodResize  = "jobs/resize"  // resizeParams → struct{}
 
 	notifyEvents  = "jobs/events"     // eventsParams: coalesced events
 	notifyClients = "session/clients" // Info: the attached clients changed
@@ -73,6 +74,11 @@ type clearResult struct {
 
 type resolveParams struct {
 	Sel string `json:"sel"`
+}
+
+type resizeParams struct {
+	ID   model.JobID    `json:"id"`
+	Size model.TermSize `json:"size"`
 }
 
 type resolveResult struct {
@@ -199,6 +205,12 @@ func (h consoleHandler) handle(ctx context.Context, method string, params json.R
 		}
 		id, err := t.Resolve(p.Sel)
 		return resolveResult{ID: id}, err
+	case methodResize:
+		var p resizeParams
+		if err := decode(&p); err != nil {
+			return nil, err
+		}
+		return struct{}{}, t.Resize(p.ID, p.Size)
 	case methodInfo:
 		return h.s.info(), nil
 	}

@@ -18,7 +18,7 @@ import (
 // other after the hello. It changes whenever that changes; the hello
 // request and its answer keep their shape forever, so that any two
 // versions can tell each other apart.
-const Protocol = 2
+const Protocol = 3
 
 // Kind says what a client is; it decides what the connection carries after
 // the hello (see the package doc).

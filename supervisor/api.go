@@ -161,6 +161,9 @@ var (
 	ErrUnsupported = errors.New("jobs are not supported on this operating system")
 )
 
+// ErrNoTTY is returned by Resize for a job whose stdout is a pipe.
+var ErrNoTTY = errors.New("supervisor: the job has no pty to resize (its output is a pipe)")
+
 // ErrClosed is returned by Stop after Close.
 var ErrClosed = errors.New("supervisor: handle closed; the job is being stopped with its default grace")
 
@@ -193,6 +196,7 @@ type Handle struct {
 	tmpBase string // where the job's private directory is (privateBase)
 	stdout  *os.File
 	stderr  *os.File
+	tty     bool // stdout is a pty master (Resize sizes it)
 	events  chan Event
 	pid     int
 	cgroup  string

@@ -15,6 +15,7 @@ import (
 //	jobdeck -> supervisor, on the supervisor's stdin (the control pipe):
 //	  {"op":"start", ...startRequest}   exactly once, first
 //	  {"op":"stop","grace_ns":N}        any number of times
+//	  {"op":"winch"}                    the pty was resized: SIGWINCH to the job
 //	  EOF                               jobdeck is gone: stop with the start grace
 //
 //	supervisor -> jobdeck, on the supervisor's fd 3 (the event pipe):
@@ -37,6 +38,7 @@ const maxRequestBytes = 16 << 20
 const (
 	opStart = "start"
 	opStop  = "stop"
+	opWinch = "winch"
 )
 
 // startRequest is the first control line.

@@ -141,6 +141,7 @@ func Start(cfg Config) (*Handle, error) {
 			tmpBase: tmpBase,
 			stdout:  outR,
 			stderr:  errR,
+			tty:     c.TTY,
 			events:  make(chan Event, eventBuffer),
 			pid:     first.Pid,
 			cgroup:  first.Cgroup,
@@ -300,28 +301,7 @@ func (h *Handle) Stop(grace time.Duration) error {
 	if grace < 0 {
 		grace = 0
 	}
-	h.ctlMu.Lock()
-	defer h.ctlMu.Unlock()
-	switch {
-	case h.empty.Load():
-		return nil
-	case h.closed:
-		return ErrClosed
-	case h.ctl == nil:
-		return ErrGone
-	}
-	// The supervisor reads its control pipe all the time; the deadline
-	// only guards against a hung supervisor.
-	_ = h.ctl.SetWriteDeadline(time.Now().Add(2 * time.Second))
-	err := writeJSONLine(h.ctl, controlRequest{Op: opStop, GraceNS: int64(grace)})
-	_ = h.ctl.SetWriteDeadline(time.Time{})
-	if err != nil {
-		if h.empty.Load() {
-			return nil
-		}
-		return fmt.Errorf("%w (%v)", ErrGone, err)
-	}
-	return nil
+	return h.control(controlRequest{Op: opStop, GraceNS: int64(grace)})
 }
 
 // Close closes the control pipe: the supervisor stops the tree with

@@ -60,8 +60,19 @@ func (s *sup) loop(ctl <-chan []byte, sigs <-chan os.Signal) int {
 				break
 			}
 			var r controlRequest
-			if json.Unmarshal(line, &r) == nil && r.Op == opStop {
+			if json.Unmarshal(line, &r) != nil {
+				break
+			}
+			switch r.Op {
+			case opStop:
 				s.requestStop(time.Duration(r.GraceNS))
+			case opWinch:
+				// The pty is not the job's controlling terminal
+				// (Config.Ctty), so the kernel sends no SIGWINCH
+				// on a resize: the supervisor does, to the group
+				// a terminal's foreground would be. ESRCH: no one
+				// is left to tell.
+				_ = s.signalGroup(syscall.SIGWINCH)
 			}
 		case <-sigs:
 			s.requestStop(s.grace)

@@ -16,6 +16,9 @@ func Start(cfg Config) (*Handle, error) {
 // Stop has nothing to stop here.
 func (h *Handle) Stop(time.Duration) error { return ErrUnsupported }
 
+// Resize has no pty to size here.
+func (h *Handle) Resize(int, int) error { return ErrUnsupported }
+
 // Close has nothing to close here.
 func (h *Handle) Close() error { return nil }
 

@@ -42,6 +42,11 @@ type Core interface {
 	Remove(ctx context.Context, id model.JobID) error
 	// Clear removes every finished job and returns their IDs.
 	Clear(ctx context.Context) ([]model.JobID, error)
+	// Resize sets the size of job id's terminal (its pty) and sends the
+	// job SIGWINCH; the console gives each job shown in a pane that
+	// pane's size. A job with no pty, or one that is over, has nothing to
+	// size: that is not an error.
+	Resize(ctx context.Context, id model.JobID, size model.TermSize) error
 	// Subscribe returns a new subscription to every job's events; the
 	// console closes it when it stops.
 	Subscribe(ctx context.Context) (Subscription, error)

@@ -36,6 +36,9 @@ type fakeCore struct {
 	reads    int                // Read calls
 	lost     bool               // List and Read fail as if the link were lost
 	session  *model.SessionInfo // Session's answer; nil: a private core
+
+	startSizes []model.TermSize // the Spec.Size of each Start
+	resized    []resizeReq      // Resize calls, in order
 }
 
 type fakeJob struct {
@@ -204,6 +207,7 @@ func (c *fakeCore) Start(ctx context.Context, spec model.Spec) (model.Report, er
 	c.started = append(c.started, spec.Command)
 	c.names = append(c.names, spec.Name)
 	c.owners = append(c.owners, spec.Owner)
+	c.startSizes = append(c.startSizes, spec.Size)
 	err := c.startErr
 	c.startErr = nil
 	c.mu.Unlock()

@@ -32,12 +32,13 @@ type sight struct {
 	scroll                map[model.JobID]uint64 // a paused pane's top seq
 }
 
-// paneReq is one pane's read: the job, the pane's body rows, and the seq
-// of its top line (zero: following, the newest lines).
+// paneReq is one pane's read: the job, the pane's body rows and text
+// columns (the size its job's terminal gets), and the seq of its top line
+// (zero: following, the newest lines).
 type paneReq struct {
-	id   model.JobID
-	rows int
-	top  uint64
+	id         model.JobID
+	rows, cols int
+	top        uint64
 }
 
 // sight copies what the model's screen looks like now.
@@ -98,7 +99,7 @@ func (v sight) plan(jobs []model.Snapshot) []paneReq {
 	reqs := make([]paneReq, 0, len(shown))
 	for i, s := range shown {
 		if rows := rects[i].h - 2; rows > 0 && rects[i].w >= 4 {
-			reqs = append(reqs, paneReq{id: s.ID, rows: rows, top: v.scroll[s.ID]})
+			reqs = append(reqs, paneReq{id: s.ID, rows: rows, cols: paneTextWidth(rects[i].w), top: v.scroll[s.ID]})
 		}
 	}
 	return reqs
@@ -255,7 +256,7 @@ func (m *Model) onFetched(msg fetchedMsg) tea.Cmd {
 			m.overlay = n
 		}
 	}
-	cmds := []tea.Cmd{m.ensureClock(), m.quitWhenKnown()}
+	cmds := []tea.Cmd{m.ensureClock(), m.quitWhenKnown(), m.resizeShown()}
 	if m.refetch {
 		m.refetch = false
 		cmds = append(cmds, m.requestFetch())
@@ -279,6 +280,11 @@ func (m *Model) settleSelection() {
 	for id := range m.windows {
 		if gone(id) {
 			delete(m.windows, id)
+		}
+	}
+	for id := range m.sized {
+		if gone(id) {
+			delete(m.sized, id)
 		}
 	}
 }

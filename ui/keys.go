@@ -140,6 +140,7 @@ func (m *Model) submit(line string) tea.Cmd {
 		}
 		p.busy = "starting " + model.OneLine(spec.Command, 60) + " …"
 		m.starting++
+		spec.Size = m.startSizes(1)[0]
 		return startCmd(m.ctx, m.core, m.owner, []model.Spec{spec}, p)
 	case "job-kill", "job-status", "job-restart":
 		return resolveCmd(m.ctx, m.core, pc.cmd.name, pc.arg, p)

@@ -26,6 +26,7 @@ type (
 	startedMsg struct {
 		reports []model.Report
 		errs    []error
+		sizes   []model.TermSize // what each was started at
 		// from is the palette that asked (nil for launch commands); its
 		// result goes inline only while that palette is still open.
 		from *palette
@@ -92,6 +93,7 @@ func startAll(ctx context.Context, core Core, owner string, specs []model.Spec, 
 		r, err := core.Start(ctx, spec)
 		msg.reports = append(msg.reports, r)
 		msg.errs = append(msg.errs, err)
+		msg.sizes = append(msg.sizes, spec.Size)
 	}
 	return msg
 }

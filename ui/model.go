@@ -35,7 +35,8 @@ type Model struct {
 	jobs          []model.Snapshot // the core's List, as last fetched
 	current       model.JobID      // the selected job (list) and focused pane
 	hasCurrent    bool
-	scroll        map[model.JobID]uint64 // a paused pane's top seq; absent = following
+	scroll        map[model.JobID]uint64         // a paused pane's top seq; absent = following
+	sized         map[model.JobID]model.TermSize // the size this console last gave each job's pty
 	zoomed        bool
 	help          help.Model
 
@@ -133,6 +134,7 @@ func New(ctx context.Context, core Core, opts Options) *Model {
 		version:    opts.Version,
 		owner:      opts.Owner,
 		scroll:     map[model.JobID]uint64{},
+		sized:      map[model.JobID]model.TermSize{},
 		windows:    map[model.JobID]paneWindow{},
 		stopping:   map[model.JobID]bool{},
 		restarting: map[model.JobID]bool{},
@@ -166,11 +168,35 @@ func (m *Model) Close() {
 func (m *Model) Init() tea.Cmd {
 	cmds := []tea.Cmd{subscribeCmd(m.ctx, m.core), m.requestFetch()}
 	if len(m.initial) > 0 {
+		// The launch commands start once the terminal's size is known,
+		// so each starts at the size of its pane (launchMsg starts them
+		// anyway when no size comes).
 		m.starting++
-		cmds = append(cmds, launchCmd(m.ctx, m.core, m.owner, m.initial))
-		m.initial = nil
+		cmds = append(cmds, m.fx.tick(launchWait, launchMsg{}))
 	}
 	return tea.Batch(cmds...)
+}
+
+// launchWait is how long the launch commands wait for the terminal's size
+// at most.
+const launchWait = 250 * time.Millisecond
+
+// launchMsg: start the launch commands now, whether the terminal's size
+// came or not.
+type launchMsg struct{}
+
+// launch starts the launch commands, once, at the sizes of the panes they
+// will get.
+func (m *Model) launch() tea.Cmd {
+	if len(m.initial) == 0 {
+		return nil
+	}
+	specs := slices.Clone(m.initial)
+	for i, size := range m.startSizes(len(specs)) {
+		specs[i].Size = size
+	}
+	m.initial = nil
+	return launchCmd(m.ctx, m.core, m.owner, specs)
 }
 
 // invalidate marks the screen as changed: the next View renders.

@@ -33,7 +33,9 @@ func (m *Model) update(msg tea.Msg) tea.Cmd {
 	case tea.WindowSizeMsg:
 		m.setSize(msg.Width, msg.Height)
 		m.invalidate()
-		return nil
+		return m.launch()
+	case launchMsg:
+		return m.launch()
 	case eventsMsg:
 		return m.onEvents(msg)
 	case subscribedMsg:
@@ -75,6 +77,9 @@ func (m *Model) update(msg tea.Msg) tea.Cmd {
 	case reconnectedMsg:
 		m.invalidate()
 		return m.onReconnected(msg)
+	case resizedMsg:
+		m.onResized(msg)
+		return nil
 	case tea.KeyPressMsg:
 		return m.onKeyPress(msg)
 	case tea.PasteMsg:
@@ -223,6 +228,10 @@ func (m *Model) onStarted(msg startedMsg) tea.Cmd {
 		// started at launch take it only when nothing is selected yet
 		// (their report may come after the user picked another job).
 		m.upsertJob(r.Job)
+		if _, resized := m.sized[r.Job.ID]; !resized && i < len(msg.sizes) && !msg.sizes[i].IsZero() {
+			// A resize sent meanwhile is newer than the start's size.
+			m.sized[r.Job.ID] = msg.sizes[i]
+		}
 		if msg.from != nil || (!started && !m.hasCurrent) {
 			m.current, m.hasCurrent = r.Job.ID, true
 		}

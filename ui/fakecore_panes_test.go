@@ -1,0 +1,30 @@
+package ui
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/jobdeck/jobdeck/model"
+)
+
+// Resize records the resize; an unknown job is ErrNotFound.
+func (c *fakeCore) Resize(_ context.Context, id model.JobID, size model.TermSize) error {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if int(id) < 0 || int(id) >= len(c.jobs) {
+		return fmt.Errorf("resize job %d: %w", id, model.ErrNotFound)
+	}
+	c.resized = append(c.resized, resizeReq{id: id, size: size})
+	return nil
+}
+
+// sizes returns the last size each job was resized to.
+func (c *fakeCore) sizes() map[model.JobID]model.TermSize {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	out := map[model.JobID]model.TermSize{}
+	for _, r := range c.resized {
+		out[r.id] = r.size
+	}
+	return out
+}

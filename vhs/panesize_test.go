@@ -1,0 +1,102 @@
+package vhs
+
+import (
+	"fmt"
+	"regexp"
+	"strings"
+	"testing"
+	"time"
+
+	uv "github.com/charmbracelet/ultraviolet"
+)
+
+// sizeJob prints the size of its terminal as tput sees it, at start and
+// on every SIGWINCH: "cols=N lines=M" (tput writes to the pty itself, so
+// it asks the pty, not its terminfo entry).
+const sizeJob = `report() { printf 'cols='; tput cols; printf 'lines='; tput lines; }; trap report WINCH; report; while :; do sleep 0.1; done`
+
+// focusedPane returns the text area of the focused (thick-bordered) pane
+// on screen: its width less the borders and the two-cell gutter, and its
+// height less the borders.
+func focusedPane(lines []string) (cols, rows int, ok bool) {
+	top, left, right := -1, -1, -1
+	for y, l := range lines {
+		r := []rune(l)
+		for x, c := range r {
+			switch {
+			case c == '┏' && top < 0:
+				top, left = y, x
+			case c == '┓' && y == top:
+				right = x
+			case c == '┗' && top >= 0 && x == left:
+				return right - left + 1 - 4, y - top - 1, right > left
+			}
+		}
+	}
+	return 0, 0, false
+}
+
+// lastReport returns the last "cols=" and "lines=" values a sizeJob
+// printed on screen.
+func lastReport(screen string) (cols, lines string) {
+	for _, m := range regexp.MustCompile(`(cols|lines)=(\d+)`).FindAllStringSubmatch(screen, -1) {
+		if m[1] == "cols" {
+			cols = m[2]
+		} else {
+			lines = m[2]
+		}
+	}
+	return cols, lines
+}
+
+// TestJobTerminalFitsItsPane runs the real jobdeck in a terminal with a
+// job that reports its size with tput: it starts at its pane's size (not
+// the 160×40 default), and after the terminal is resized (the list moves
+// beside the panes) and after a zoom, tput inside the job prints the
+// pane's new text width and height: the pty was resized and the job got
+// SIGWINCH.
+func TestJobTerminalFitsItsPane(t *testing.T) {
+	t.Parallel()
+	needPrograms(t, "tput")
+	term := startShell(t, 100, 30)
+	typeLine(term, "jobdeck -- "+shellQuote(sizeJob)+" 'sleep 300'")
+	waitScreen(t, term, "Screen", `cols=\d+`, 15*time.Second)
+	// Each step changes the focused pane's size: wait for the new layout
+	// on screen and for tput to print it.
+	last := ""
+	matches := func(when string) {
+		t.Helper()
+		deadline := time.Now().Add(10 * time.Second)
+		for {
+			lines := term.Lines()
+			cols, rows, ok := focusedPane(lines)
+			gotC, gotL := lastReport(strings.Join(lines, "\n"))
+			size := fmt.Sprintf("%d×%d", cols, rows)
+			if ok && size != last && cols != 160 && gotC == fmt.Sprint(cols) && gotL == fmt.Sprint(rows) {
+				t.Logf("%s: tput says %s×%s, the pane's text area", when, gotC, gotL)
+				last = size
+				return
+			}
+			if time.Now().After(deadline) {
+				t.Fatalf("%s: tput says cols=%s lines=%s, the focused pane's text area is %d×%d (found %v):\n%s",
+					when, gotC, gotL, cols, rows, ok, frame(lines))
+			}
+			time.Sleep(20 * time.Millisecond)
+		}
+	}
+	matches("at start, 100×30")
+	if s := term.Screen(); strings.Contains(s, "cols=160") {
+		t.Errorf("the job started at the default 160 columns, then was resized:\n%s", s)
+	}
+	if err := term.Resize(140, 40); err != nil {
+		t.Fatal(err)
+	}
+	matches("resized to 140×40")
+	term.SendText("z")
+	matches("zoomed")
+	term.SendText("z")
+	matches("unzoomed")
+	term.SendText("q")
+	term.SendKey(uv.KeyPressEvent{Code: 'y'})
+	waitScreen(t, term, "Line", `>$`, 15*time.Second)
+}
