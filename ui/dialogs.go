@@ -33,6 +33,7 @@ type overlay struct {
 	lines []string
 	top   int          // index of the first line shown
 	job   *model.JobID // the job of a /job-status report (kept current); nil for help
+	wrap  bool         // long lines wrap onto more rows (w)
 }
 
 // newOverlay builds an overlay from plain text.
@@ -47,9 +48,10 @@ func (m *Model) reportOverlay(r model.Report) *overlay {
 	return &overlay{title: "job-status " + r.Job.Label(), lines: present.Report(r, m.owner, m.now()), job: &id}
 }
 
-// scroll moves the overlay's first line by d within rows visible rows.
-func (o *overlay) scroll(d, rows int) {
-	o.top = clamp(o.top+d, 0, max(len(o.lines)-rows, 0))
+// scroll moves the overlay's first line by d, within what the overlay
+// drawn in area a can show.
+func (o *overlay) scroll(d int, a rect) {
+	o.top = clamp(o.top+d, 0, o.maxTop(a))
 }
 
 // renderOverlay draws o into r. Its lines are plain text (reports never
@@ -64,19 +66,15 @@ func (m *Model) renderOverlay(o *overlay, r rect) []string {
 	}
 	b := lipgloss.ThickBorder()
 	out = append(out, frameTop(b, m.st.BorderFocus, m.st.TitleFocus, o.title, "", r.w))
-	rows := r.h - 2
-	top := clamp(o.top, 0, max(len(o.lines)-rows, 0))
-	for i := range rows {
-		cell := spaces(r.w - 2)
-		if j := top + i; j < len(o.lines) {
-			// Reports are plain text, but may hold tabs.
-			cell = fit(" "+styledLine([]byte(o.lines[j]), true), r.w-2)
-		}
+	for _, cell := range o.cells(r) {
 		out = append(out, m.st.paint.borderFL+cell+m.st.paint.borderFoc)
 	}
 	note := "Esc closes"
-	if len(o.lines) > rows {
+	if o.maxTop(r) > 0 {
 		note = "PgUp/PgDn scroll · Esc closes"
+	}
+	if o.wrap {
+		note = "wrap · " + note
 	}
 	out = append(out, frameBottom(b, m.st.BorderFocus, note, r.w))
 	return out

@@ -19,6 +19,9 @@ type KeyMap struct {
 	PageUp, PageDown, Top, Bottom key.Binding
 	// Zoom shows the focused pane over the whole area, and back.
 	Zoom key.Binding
+	// Wrap toggles wrapping of long lines in the focused pane (and in an
+	// overlay): each line shown whole over as many rows as it needs.
+	Wrap key.Binding
 	// Kill asks to stop the selected job and everything it started.
 	Kill key.Binding
 	// Restart restarts the selected job: stops its tree (asking first
@@ -51,7 +54,7 @@ func (k KeyMap) ShortHelp() []key.Binding {
 func (k KeyMap) FullHelp() [][]key.Binding {
 	return [][]key.Binding{
 		{k.Up, k.Down, k.NextPane, k.PrevPane, k.Pane},
-		{k.PageUp, k.PageDown, k.Top, k.Bottom, k.Zoom},
+		{k.PageUp, k.PageDown, k.Top, k.Bottom, k.Zoom, k.Wrap},
 		{k.Kill, k.Restart, k.Remove, k.Palette, k.Help, k.Quit},
 	}
 }

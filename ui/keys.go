@@ -62,6 +62,10 @@ func (m *Model) onKey(msg tea.KeyPressMsg) tea.Cmd {
 		if m.hasCurrent {
 			m.zoomed = !m.zoomed
 		}
+	case key.Matches(msg, k.Wrap):
+		if m.hasCurrent {
+			m.wrap[m.current] = !m.wrap[m.current]
+		}
 	case key.Matches(msg, k.Kill):
 		m.askKill()
 	case key.Matches(msg, k.Restart):
@@ -160,22 +164,26 @@ func (m *Model) submit(line string) tea.Cmd {
 // onOverlayKey scrolls or closes the overlay.
 func (m *Model) onOverlayKey(msg tea.KeyPressMsg) {
 	k, o := m.keys, m.overlay
-	rows := max(m.layout().panes.h-2, 1)
+	a := m.layout().panes
+	rows := max(a.h-2, 1)
 	switch {
 	case key.Matches(msg, k.Close, k.Submit, k.Quit):
 		m.overlay = nil
 	case key.Matches(msg, k.PageUp):
-		o.scroll(-max(rows-1, 1), rows)
+		o.scroll(-max(rows-1, 1), a)
 	case key.Matches(msg, k.PageDown):
-		o.scroll(max(rows-1, 1), rows)
+		o.scroll(max(rows-1, 1), a)
 	case key.Matches(msg, k.Up, k.HistoryPrev):
-		o.scroll(-1, rows)
+		o.scroll(-1, a)
 	case key.Matches(msg, k.Down, k.HistoryNext):
-		o.scroll(1, rows)
+		o.scroll(1, a)
 	case key.Matches(msg, k.Top):
-		o.scroll(-len(o.lines), rows)
+		o.scroll(-len(o.lines), a)
 	case key.Matches(msg, k.Bottom):
-		o.scroll(len(o.lines), rows)
+		o.scroll(len(o.lines), a)
+	case key.Matches(msg, k.Wrap):
+		o.wrap = !o.wrap
+		o.scroll(0, a)
 	}
 }
 
@@ -317,10 +325,13 @@ func (m *Model) scrollFocused(k scrollKind) {
 	}
 	first := max(s.FirstSeq, 1)
 	last := s.Lines
-	if last-first+1 <= uint64(rows) {
-		return // everything fits: nothing to scroll
+	if last-first+1 <= uint64(rows) && !m.wrap[id] {
+		return // everything fits: nothing to scroll (wrapped lines may not)
 	}
-	bottomTop := last - uint64(rows) + 1
+	bottomTop := first // the top line while following
+	if last >= uint64(rows) {
+		bottomTop = max(last-uint64(rows)+1, first)
+	}
 	step := uint64(max(rows-1, 1))
 	top, paused := m.scroll[id]
 	if paused {

@@ -37,6 +37,7 @@ type Model struct {
 	hasCurrent    bool
 	scroll        map[model.JobID]uint64         // a paused pane's top seq; absent = following
 	sized         map[model.JobID]model.TermSize // the size this console last gave each job's pty
+	wrap          map[model.JobID]bool           // panes whose long lines wrap (w)
 	zoomed        bool
 	help          help.Model
 
@@ -135,6 +136,7 @@ func New(ctx context.Context, core Core, opts Options) *Model {
 		owner:      opts.Owner,
 		scroll:     map[model.JobID]uint64{},
 		sized:      map[model.JobID]model.TermSize{},
+		wrap:       map[model.JobID]bool{},
 		windows:    map[model.JobID]paneWindow{},
 		stopping:   map[model.JobID]bool{},
 		restarting: map[model.JobID]bool{},

@@ -108,6 +108,7 @@ type paneView struct {
 	top     uint64 // scroll cursor; zero = following
 	focused bool
 	zoomed  bool
+	wrap    bool // long lines wrap onto more rows (w)
 }
 
 // renderPane draws pane p into r: a frame whose title is the job's report
@@ -133,20 +134,11 @@ func (m *Model) renderPane(p paneView, r rect) []string {
 	inner := r.w - 2
 	body := r.h - 2
 	win := m.windows[p.snap.ID] // as last fetched
-	for i := range body {
-		var cell string
-		switch {
-		case i < len(win.rows):
-			cell = m.renderRow(win.rows[i], inner)
-		case i == 0 && win.empty:
-			cell = m.st.Dim.Render(fit("  "+present.NoOutput(p.snap.Live()), inner))
-		default:
-			cell = spaces(inner)
-		}
+	for _, cell := range m.paneCells(p, win, inner, body) {
 		out = append(out, vl+cell+vr)
 	}
 
-	out = append(out, frameBottom(b, bst, present.PaneNote(p.top > 0, win.newer, p.zoomed), r.w))
+	out = append(out, frameBottom(b, bst, present.PaneNote(p.top > 0, win.newer, p.zoomed, p.wrap), r.w))
 	return out
 }
 

@@ -81,6 +81,7 @@ func (m *Model) render() ([]string, rect) {
 				top:     m.scroll[s.ID],
 				focused: m.hasCurrent && s.ID == m.current,
 				zoomed:  m.zoomed,
+				wrap:    m.wrap[s.ID],
 			}
 			add(rects[i], m.renderPane(p, rects[i]))
 		}

@@ -17,17 +17,25 @@ func NoOutput(live bool) string {
 
 // PaneNote is the note on a pane's bottom edge: "paused · 17 newer · End
 // follows" while scrolled up (newer complete lines below the window),
-// "zoomed · z restores" while zoomed, or "".
-func PaneNote(paused bool, newer uint64, zoomed bool) string {
+// "zoomed · z restores" while zoomed, or ""; with wrap, "wrap · " comes
+// first ("wrap" alone when nothing else is said).
+func PaneNote(paused bool, newer uint64, zoomed, wrap bool) string {
+	var note string
 	switch {
 	case paused && newer > 0:
-		return "paused · " + strconv.FormatUint(newer, 10) + " newer · End follows"
+		note = "paused · " + strconv.FormatUint(newer, 10) + " newer · End follows"
 	case paused:
-		return "paused · End follows"
+		note = "paused · End follows"
 	case zoomed:
-		return "zoomed · z restores"
+		note = "zoomed · z restores"
 	}
-	return ""
+	switch {
+	case wrap && note != "":
+		return "wrap · " + note
+	case wrap:
+		return "wrap"
+	}
+	return note
 }
 
 // ShortStatus is a compact status for narrow lists: "running", "exit 1",

@@ -1,0 +1,212 @@
+package ui
+
+import (
+	"strings"
+
+	"github.com/charmbracelet/x/ansi"
+
+	"github.com/jobdeck/jobdeck/model"
+	"github.com/jobdeck/jobdeck/ui/present"
+)
+
+// Wrapping long lines: with wrapping on (w), a pane shows each line whole,
+// cut into rows of the pane's text width, instead of one row cut with
+// "…". The job's colours carry over: each row opens the colours in force
+// where it starts and closes them at its end.
+
+// wrapStyled cuts s (text and SGR sequences only, as styledLine returns
+// it) into rows of at most w cells, in one pass. A character that does
+// not fit at the end of a row starts the next one. An empty s is one empty
+// row.
+func wrapStyled(s string, w int) []string {
+	if w <= 0 {
+		return []string{""}
+	}
+	if !strings.ContainsRune(s, ansi.ESC) && len(s) <= w && isASCII(s) {
+		return []string{s} // the common short plain line: no decoding
+	}
+	var rows []string
+	var b strings.Builder
+	var open string // the SGR sequences in force (since the last reset)
+	width := 0
+	state := byte(0)
+	flush := func() {
+		if open != "" {
+			b.WriteString(ansi.ResetStyle)
+		}
+		rows = append(rows, b.String())
+		b.Reset()
+		b.WriteString(open)
+		width = 0
+	}
+	for len(s) > 0 {
+		seq, cw, n, next := ansi.DecodeSequence(s, state, nil)
+		state = next
+		s = s[n:]
+		if cw == 0 {
+			if len(seq) > 1 && seq[0] == ansi.ESC && seq[len(seq)-1] == 'm' {
+				open = nextOpen(open, seq)
+			}
+			b.WriteString(seq)
+			continue
+		}
+		if width+cw > w && width > 0 {
+			flush()
+		}
+		b.WriteString(seq)
+		width += cw
+	}
+	rows = append(rows, b.String())
+	return rows
+}
+
+// nextOpen returns the SGR sequences in force after seq: none after a
+// reset, else open followed by seq.
+func nextOpen(open, seq string) string {
+	switch {
+	case seq == "\x1b[m" || seq == "\x1b[0m":
+		return ""
+	case strings.HasPrefix(seq, "\x1b[0;"):
+		return seq
+	}
+	return open + seq
+}
+
+// isASCII reports whether s is printable ASCII only (each byte one cell).
+func isASCII(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if s[i] < 0x20 || s[i] >= 0x7f {
+			return false
+		}
+	}
+	return true
+}
+
+// paneCells draws a pane's body: body cells of inner cells each. Without
+// wrap each window row is one cell (cut with "…"); with wrap each line
+// takes as many cells as its text needs, and the cells kept are the last
+// body ones while the pane follows (the newest line ends at the bottom)
+// or the first body ones while it is paused (its top line starts at the
+// top).
+func (m *Model) paneCells(p paneView, win paneWindow, inner, body int) []string {
+	cells := make([]string, 0, body)
+	if !p.wrap {
+		for i := range body {
+			var cell string
+			switch {
+			case i < len(win.rows):
+				cell = m.renderRow(win.rows[i], inner)
+			case i == 0 && win.empty:
+				cell = m.st.Dim.Render(fit("  "+present.NoOutput(p.snap.Live()), inner))
+			default:
+				cell = spaces(inner)
+			}
+			cells = append(cells, cell)
+		}
+		return cells
+	}
+	switch {
+	case len(win.rows) == 0 && win.empty && body > 0:
+		cells = append(cells, m.st.Dim.Render(fit("  "+present.NoOutput(p.snap.Live()), inner)))
+	case p.top == 0:
+		// Following: fill from the bottom up, newest line last.
+		var rev [][]string
+		n := 0
+		for i := len(win.rows) - 1; i >= 0 && n < body; i-- {
+			c := m.wrappedRow(win.rows[i], inner)
+			rev = append(rev, c)
+			n += len(c)
+		}
+		for i := len(rev) - 1; i >= 0; i-- {
+			cells = append(cells, rev[i]...)
+		}
+		if over := len(cells) - body; over > 0 {
+			cells = cells[over:]
+		}
+	default:
+		for _, r := range win.rows {
+			if len(cells) >= body {
+				break
+			}
+			cells = append(cells, m.wrappedRow(r, inner)...)
+		}
+		cells = cells[:min(len(cells), body)]
+	}
+	for len(cells) < body {
+		cells = append(cells, spaces(inner))
+	}
+	return cells
+}
+
+// wrappedRow draws one window row in cells of w cells each: the gutter
+// ("!" for stderr) on its first cell, the line's text wrapped over as many
+// as it needs.
+func (m *Model) wrappedRow(r paneRow, w int) []string {
+	if r.dropped > 0 {
+		return []string{m.renderRow(r, w)}
+	}
+	tw := w - 2
+	parts := wrapStyled(styledLine(r.line.Text, m.st.NoColor), tw)
+	out := make([]string, len(parts))
+	for i, part := range parts {
+		gutter := "  "
+		if i == 0 && r.line.Stream == model.StreamErr {
+			gutter = m.st.paint.errMark + " "
+		}
+		out[i] = gutter + fit(part, tw)
+	}
+	return out
+}
+
+// overlayText is the text width of an overlay drawn in r: less its
+// borders and the one-cell margin.
+func overlayText(r rect) int { return max(r.w-3, 1) }
+
+// rowsOf returns the rows line takes in an overlay of text width w: one,
+// or with wrap as many as its text needs.
+func (o *overlay) rowsOf(line string, w int) int {
+	if !o.wrap {
+		return 1
+	}
+	return max((ansi.StringWidth(styledLine([]byte(line), true))+w-1)/w, 1)
+}
+
+// maxTop is the last first line the overlay drawn in r scrolls to: the one
+// from which its last line is on the last row.
+func (o *overlay) maxTop(r rect) int {
+	rows, w := max(r.h-2, 1), overlayText(r)
+	if !o.wrap {
+		return max(len(o.lines)-rows, 0)
+	}
+	n := 0
+	for i := len(o.lines) - 1; i >= 0; i-- {
+		if n += o.rowsOf(o.lines[i], w); n > rows {
+			return i + 1
+		}
+	}
+	return 0
+}
+
+// cells draws the overlay's body in r: r.h-2 cells of r.w-2 cells each,
+// from its first line on (its lines are plain text, reports never hold
+// escapes, but they may hold tabs).
+func (o *overlay) cells(r rect) []string {
+	rows, inner, w := r.h-2, r.w-2, overlayText(r)
+	cells := make([]string, 0, rows)
+	for j := clamp(o.top, 0, o.maxTop(r)); j < len(o.lines) && len(cells) < rows; j++ {
+		text := styledLine([]byte(o.lines[j]), true)
+		if !o.wrap {
+			cells = append(cells, fit(" "+text, inner))
+			continue
+		}
+		for _, part := range wrapStyled(text, w) {
+			if len(cells) < rows {
+				cells = append(cells, fit(" "+part, inner))
+			}
+		}
+	}
+	for len(cells) < rows {
+		cells = append(cells, spaces(inner))
+	}
+	return cells
+}
