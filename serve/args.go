@@ -32,6 +32,9 @@ type StatusArgs struct {
 type KillArgs struct {
 	ID    Selector `json:"id" jsonschema:"job ID (a number, or the same as a string) or the job's name"`
 	Grace *float64 `json:"grace,omitempty" jsonschema:"seconds between SIGTERM and SIGKILL (0-300; 0 sends SIGKILL at once; default: jobdeck's --grace, 5 unless set)"`
+	// Restart starts the same command again once the tree is gone
+	// (serve/restart.go).
+	Restart bool `json:"restart,omitempty" jsonschema:"then start the same command again (same name, cwd, env) as a new job and return its report"`
 }
 
 // Selector is a job selector given as a tool argument: a JSON number (the

@@ -27,6 +27,10 @@ type Core interface {
 	// once the tree is empty; a finished job's report comes back without
 	// error.
 	Kill(ctx context.Context, id model.JobID, opts model.KillOptions) (model.Report, error)
+	// Restart stops job id's tree as Kill does (when it is live), then
+	// starts the same spec again as a new job and returns the new job's
+	// report; a job being stopped is refused (model.ErrRunning).
+	Restart(ctx context.Context, id model.JobID, opts model.RestartOptions) (model.Report, error)
 	// List returns a snapshot of every job, in ID order.
 	List() []model.Snapshot
 	// Dropped is how many finished jobs the core no longer keeps.

@@ -28,14 +28,14 @@ Jobs that finished since you last looked are noted at the end of every result, o
 const (
 	descBackground = `Start a shell command (bash) in the background and return its report: job id, state and first output lines. Use it for dev servers, watchers, long builds and test runs. Read on with job_status (since = next cursor; wait + until to wait for a line such as "ready"); stop it and everything it started with job_kill. At most 8 jobs run at once.`
 	descStatus     = `Report on a job: header ("job 2 exited 1 0:14 make test"), then its output lines ("> " stdout, "! " stderr) and the next cursor. id is the job ID (number or string) or its name; without id, one line per job. lines: newest N (default 50, max 2000). since: only lines after that cursor. wait: seconds (max 600) to wait until the job ends (its leader and everything it left running) or, with until (a regex), until a line you have not been shown yet (or, with since, a line after since) matches; the result says which happened.`
-	descKill       = `Stop a job and its whole process tree: SIGTERM, then SIGKILL after grace seconds (default: jobdeck's --grace, 5 unless set). Returns once nothing of the job runs, with the final report; its output stays readable with job_status. On a finished job it just returns the final report.`
+	descKill       = `Stop a job and its whole process tree: SIGTERM, then SIGKILL after grace seconds (default: jobdeck's --grace, 5 unless set). Returns once nothing of the job runs, with the final report; its output stays readable with job_status. On a finished job it just returns the final report. With restart: true it then starts the same command again (same name, cwd, environment) and returns the new job's report.`
 )
 
 // argumentsHelp is what each tool takes, appended to argument errors.
 var argumentsHelp = map[string]string{
 	toolBackground: `background takes {"command": "<shell command>", "name"?: "<label>", "cwd"?: "<directory>", "tty"?: true|false}`,
 	toolStatus:     `job_status takes {"id"?: <job ID or "name">, "lines"?: 1-2000, "since"?: <next cursor>, "wait"?: <seconds 0-600>, "until"?: "<regex>"}`,
-	toolKill:       `job_kill takes {"id": <job ID or "name">, "grace"?: <seconds 0-300>}`,
+	toolKill:       `job_kill takes {"id": <job ID or "name">, "grace"?: <seconds 0-300>, "restart"?: true}`,
 }
 
 // options tune a server; zero fields take defaults.

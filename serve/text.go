@@ -43,6 +43,7 @@ func reportText(r model.Report, client string, now time.Time) string {
 	for _, n := range s.Notes {
 		lines = append(lines, "note: "+plainString(n))
 	}
+	lines = append(lines, portLines(s)...)
 	if r.Wait != nil {
 		lines = append(lines, waitNote(r.Wait))
 	}

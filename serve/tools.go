@@ -202,6 +202,9 @@ func (s *server) kill(ctx context.Context, req *mcp.CallToolRequest, in KillArgs
 	if err != nil {
 		return nil, nil, coreFail(err)
 	}
+	if in.Restart {
+		return s.restart(ctx, req, id, opts)
+	}
 	ctx, cancel := s.handlerContext(ctx)
 	defer cancel()
 	defer s.progress(ctx, req, 0, func(d time.Duration) string {
