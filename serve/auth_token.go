@@ -14,7 +14,8 @@ import (
 	"golang.org/x/sys/unix"
 )
 
-// TokenFileName is the name of the HTTP token file in UserDir.
+// TokenFileName is the name of the HTTP token file in the user's private
+// directory (see HTTPToken).
 const TokenFileName = "http-token"
 
 // tokenBytes is the size of a generated token: 256 random bits, written
@@ -22,25 +23,13 @@ const TokenFileName = "http-token"
 const tokenBytes = 32
 
 // ErrUnsafeDir is returned when the directory for jobdeck's private files,
-// or the token file in it, could be read or replaced by another user.
+// or the token file in it, could be read or replaced by another user, or
+// is a symlink.
 var ErrUnsafeDir = errors.New("not private to this user")
 
-// UserDir returns jobdeck's private directory for the current user,
-// creating it when missing: $XDG_RUNTIME_DIR/jobdeck when XDG_RUNTIME_DIR
-// is set, else jobdeck-<uid> in the temporary directory. It must be a
-// real directory (not a symlink), owned by the current effective user,
-// with mode 0700; otherwise the error wraps ErrUnsafeDir and says what to
-// fix.
-func UserDir() (string, error) {
-	dir := userDirPath()
-	fd, err := openPrivateDir(dir)
-	if err != nil {
-		return "", err
-	}
-	unix.Close(fd)
-	return dir, nil
-}
-
+// userDirPath is jobdeck's private directory for the current user:
+// $XDG_RUNTIME_DIR/jobdeck when XDG_RUNTIME_DIR is set, else
+// jobdeck-<uid> in the temporary directory (see openPrivateDir).
 func userDirPath() string {
 	if rt := os.Getenv("XDG_RUNTIME_DIR"); rt != "" && filepath.IsAbs(rt) {
 		return filepath.Join(rt, "jobdeck")
@@ -98,9 +87,11 @@ func checkOwn(fd int, path string, kind, perm uint32, fix string) error {
 // HTTPToken returns the token for `jobdeck --serve --http` and where it
 // came from. env is JOBDECK_TOKEN's value: when not empty, it is the
 // token (checked with CheckToken) and path is "". Otherwise the token is
-// read from TokenFileName in UserDir, which is created the first time
-// with a new random token (256 bits, hex) and mode 0600, and reused by
-// every later jobdeck of the same user; path is that file. A file that
+// read from TokenFileName in the user's private directory
+// ($XDG_RUNTIME_DIR/jobdeck, else jobdeck-<uid> in the temporary
+// directory; mode 0700, made when missing). The file is made the first
+// time, with a new random token (256 bits, hex) and mode 0600, and reused
+// by every later jobdeck of the same user; path is that file. A file that
 // is not the user's own, not mode 0600, a symlink or not a token is an
 // error (wrapping ErrUnsafeDir or ErrBadToken) that says what to fix.
 func HTTPToken(env string) (token, path string, err error) {
