@@ -51,10 +51,37 @@ func main() {
 // on their own if it gives up).
 const shutdownMargin = 10 * time.Second
 
+// run is jobdeck's main: it returns the exit code.
 func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	if len(args) > 0 && args[0] == "sessions" {
 		return runSessions(args[1:], stdout, stderr)
 	}
+	cfg, code, ok := parseArgs(args, stdout, stderr)
+	if !ok {
+		return code
+	}
+	if !cfg.so.private {
+		return runShared(cfg.so, sharedMode{serve: cfg.serve, http: cfg.http, token: cfg.token, grace: cfg.grace,
+			graceSet: cfg.graceSet, launch: cfg.specs}, stdin, stdout, stderr)
+	}
+	return runPrivate(cfg, stdin, stdout, stderr)
+}
+
+// config is what the command line asks for.
+type config struct {
+	serve    bool
+	http     string // with serve: the loopback address of streamable HTTP
+	token    string // with http: the bearer token
+	grace    *time.Duration
+	graceSet bool // --grace was given
+	so       *sessionOpts
+	specs    []model.Spec // the jobs the console starts at launch
+}
+
+// parseArgs reads and checks the command line. ok is false when jobdeck
+// is to exit at once with code (help, --version, a bad flag: said on
+// stderr).
+func parseArgs(args []string, stdout, stderr io.Writer) (cfg config, code int, ok bool) {
 	fs := flag.NewFlagSet("jobdeck", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	serveMode := fs.Bool("serve", false, "serve MCP tools (background, job_status, job_kill) on stdin/stdout instead of opening the console")
@@ -62,96 +89,94 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	grace := fs.Duration("grace", jobs.DefaultGrace, "time between SIGTERM and SIGKILL when stopping a job (0: SIGKILL at once)")
 	so := sessionFlags(fs)
 	lo := launchFlags(fs)
-	fs.Usage = func() {
-		fmt.Fprintf(stderr, "usage: jobdeck [flags] [-f Procfile] [-- 'command' ...]\n"+
-			"       jobdeck sessions [stop [DIR|NAME]]\n\n"+
-			"Opens the job console; commands after -- start as jobs at once, and so\n"+
-			"does each `name: command` line of a Procfile given with -f (as a job of\n"+
-			"that name, in the Procfile's directory).\n"+
-			"With --serve, serves the same jobs to a coding agent over MCP.\n"+
-			"Every jobdeck started in one worktree (git top level, else the directory)\n"+
-			"joins that worktree's session: one live set of jobs for the console and\n"+
-			"every agent. The session ends a few seconds (--linger) after its last\n"+
-			"client leaves, stopping its jobs. `jobdeck sessions` lists your live\n"+
-			"sessions; `jobdeck sessions stop` stops this worktree's (or DIR's, or\n"+
-			"the one named NAME).\n\nflags:\n")
-		fs.PrintDefaults()
-	}
+	fs.Usage = func() { usage(fs, stderr) }
 	if err := fs.Parse(args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
-			return 0
+			return cfg, 0, false
 		}
-		return 2
+		return cfg, 2, false
 	}
-	if lo.version {
+	fail := func(code int, format string, a ...any) (config, int, bool) {
+		fmt.Fprintf(stderr, "jobdeck: "+format+"\n", a...)
+		return cfg, code, false
+	}
+	switch {
+	case lo.version:
 		fmt.Fprintln(stdout, "jobdeck", session.Version())
-		return 0
+		return cfg, 0, false
+	case *httpAddr != "" && !*serveMode:
+		return fail(2, "--http needs --serve (try: jobdeck --serve --http 127.0.0.1:8765)")
+	case *serveMode && (fs.NArg() > 0 || lo.procfile != ""):
+		return fail(2, "--serve takes no commands; the agent starts jobs with the background tool")
 	}
-	if *httpAddr != "" && !*serveMode {
-		fmt.Fprintln(stderr, "jobdeck: --http needs --serve (try: jobdeck --serve --http 127.0.0.1:8765)")
-		return 2
-	}
-	if *serveMode && (fs.NArg() > 0 || lo.procfile != "") {
-		fmt.Fprintln(stderr, "jobdeck: --serve takes no commands; the agent starts jobs with the background tool")
-		return 2
-	}
-
 	if err := model.CheckGrace(*grace, model.ErrBadSpec); err != nil {
-		fmt.Fprintf(stderr, "jobdeck: --grace %v is out of range; give 0 to %v (e.g. --grace 3s)\n", *grace, model.MaxGrace)
-		return 2
+		return fail(2, "--grace %v is out of range; give 0 to %v (e.g. --grace 3s)", *grace, model.MaxGrace)
 	}
-	httpToken, ok := takeHTTPToken(*httpAddr, stderr)
+	if err := so.check(); err != nil {
+		return fail(2, "%v", err)
+	}
+	token, ok := takeHTTPToken(*httpAddr, stderr)
 	if !ok {
-		return 1
+		return cfg, 1, false
 	}
 	commands := fs.Args()
 	if launched, ok, err := launchCommands(); ok {
 		// Re-executed by hideCommands: the commands come from its file.
 		supervisor.SetProcessName(filepath.Base(os.Args[0]))
 		if err != nil {
-			fmt.Fprintf(stderr, "jobdeck: reading the commands to start: %v\n", err)
-			return 2
+			return fail(2, "reading the commands to start: %v", err)
 		}
 		commands = launched
 	} else if len(commands) > 0 {
 		hideCommands(args[:len(args)-len(commands)], commands, stderr)
 	}
-
-	if err := so.check(); err != nil {
-		fmt.Fprintf(stderr, "jobdeck: %v\n", err)
-		return 2
-	}
 	// Everything to start is read before anything starts: a bad Procfile
 	// starts nothing.
 	specs, err := lo.specs(commands)
 	if err != nil {
-		fmt.Fprintf(stderr, "jobdeck: %v\n", err)
-		return 2
+		return fail(2, "%v", err)
 	}
-	if !so.private {
-		return runShared(so, sharedMode{serve: *serveMode, http: *httpAddr, token: httpToken, grace: grace, graceSet: flagSet(fs, "grace"), launch: specs}, stdin, stdout, stderr)
-	}
+	return config{serve: *serveMode, http: *httpAddr, token: token, grace: grace,
+		graceSet: flagSet(fs, "grace"), so: so, specs: specs}, 0, true
+}
 
-	// This process hosts the jobs (--private): end what jobdecks
-	// that died left behind (job cgroups, private directories), and adopt
-	// what dead supervisors leave from now on.
+// usage is -h.
+func usage(fs *flag.FlagSet, stderr io.Writer) {
+	fmt.Fprintf(stderr, "usage: jobdeck [flags] [-f Procfile] [-- 'command' ...]\n"+
+		"       jobdeck sessions [stop [DIR|NAME]]\n\n"+
+		"Opens the job console; commands after -- start as jobs at once, and so\n"+
+		"does each `name: command` line of a Procfile given with -f (as a job of\n"+
+		"that name, in the Procfile's directory).\n"+
+		"With --serve, serves the same jobs to a coding agent over MCP.\n"+
+		"Every jobdeck started in one worktree (git top level, else the directory)\n"+
+		"joins that worktree's session: one live set of jobs for the console and\n"+
+		"every agent. The session ends a few seconds (--linger) after its last\n"+
+		"client leaves, stopping its jobs. `jobdeck sessions` lists your live\n"+
+		"sessions; `jobdeck sessions stop` stops this worktree's (or DIR's, or\n"+
+		"the one named NAME).\n\nflags:\n")
+	fs.PrintDefaults()
+}
+
+// runPrivate runs jobdeck with a jobs core of its own (--private): this
+// process hosts the jobs, and they end with it.
+func runPrivate(cfg config, stdin io.Reader, stdout, stderr io.Writer) int {
+	// End what jobdecks that died left behind (job cgroups, private
+	// directories), and adopt what dead supervisors leave from now on.
 	if err := supervisor.HostJobs(); err != nil {
 		fmt.Fprintf(stderr, "jobdeck: %v\n", err)
 	}
-
-	table, err := jobs.New(jobs.Options{Grace: grace})
+	table, err := jobs.New(jobs.Options{Grace: cfg.grace})
 	if err != nil {
 		fmt.Fprintf(stderr, "jobdeck: %v\n", err)
 		return 1
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), syscall.SIGTERM, syscall.SIGHUP, syscall.SIGINT)
 	defer stop()
-
 	code := 0
 	switch {
-	case *serveMode && *httpAddr != "":
-		err = serveHTTP(ctx, table, *httpAddr, httpToken, stderr)
-	case *serveMode:
+	case cfg.serve && cfg.http != "":
+		err = serveHTTP(ctx, table, cfg.http, cfg.token, stderr)
+	case cfg.serve:
 		err = serve.RunStdio(ctx, table, stdin, stdout)
 	default:
 		// A console in a background process group (the shell took the
@@ -162,13 +187,13 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		// jobdeck shuts down. (Jobs do not inherit this: each supervisor
 		// resets ignored signals before it starts the job.)
 		signal.Ignore(syscall.SIGTTIN, syscall.SIGTTOU)
-		err = runConsole(ctx, table, specs)
+		err = runConsole(ctx, table, cfg.specs)
 	}
 	if err != nil && !errors.Is(err, context.Canceled) {
 		fmt.Fprintf(stderr, "jobdeck: %v\n", err)
 		code = 1
 	}
-	closeCtx, cancel := context.WithTimeout(context.Background(), *grace+shutdownMargin)
+	closeCtx, cancel := context.WithTimeout(context.Background(), *cfg.grace+shutdownMargin)
 	defer cancel()
 	if err := table.Close(closeCtx); err != nil {
 		fmt.Fprintf(stderr, "jobdeck: stopping jobs: %v\n", err)
