@@ -5,6 +5,8 @@ import (
 	"strings"
 
 	"charm.land/lipgloss/v2"
+
+	"github.com/jobdeck/jobdeck/ui/present"
 )
 
 // footerRows returns the footer's height: the palette's rows (its input,
@@ -116,7 +118,7 @@ func (m *Model) statusMessage() (string, lipgloss.Style) {
 		return m.linkErr, m.st.Error
 	case m.msgJob != nil:
 		if j, ok := m.snapshot(*m.msgJob); ok {
-			return j.Header(m.now()), m.st.Info
+			return present.Title(j, m.now()), m.st.Info
 		}
 		return "", m.st.Info
 	case m.msgErr:

@@ -49,3 +49,20 @@ func TestCheckGoldenNormalises(t *testing.T) {
 		t.Errorf("another state: got %v, want ErrGoldenMismatch", err)
 	}
 }
+
+// TestNormalizePort: the replay's port reads $PORT after a colon, at the
+// same width; the same digits elsewhere, and other ports, stay.
+func TestNormalizePort(t *testing.T) {
+	t.Parallel()
+	lines := []string{"│▸● 0 (web) :43127 running", "http://127.0.0.1:43127/ and :431270", "   43127  all work and no play", "listening :43128"}
+	got := normalizePort(append([]string(nil), lines...), "43127")
+	want := []string{"│▸● 0 (web) :$PORT running", "http://127.0.0.1:$PORT/ and :431270", "   43127  all work and no play", "listening :43128"}
+	for i := range want {
+		if got[i] != want[i] {
+			t.Errorf("line %d: %q, want %q", i, got[i], want[i])
+		}
+	}
+	if p, err := freePort(); err != nil || len(p) != 5 {
+		t.Errorf("freePort = %q, %v; want five digits", p, err)
+	}
+}

@@ -124,6 +124,12 @@ func (tp *Tape) Run(ctx context.Context, opts Options) (snaps []Snapshot, err er
 	sessions := filepath.Join(home, ".jobdeck-sessions")
 	env = append(env, "JOBDECK_SESSION_DIR="+sessions)
 	defer waitSessions(sessions, SessionsEnd)
+	// The demo dev server's port: free, and this replay's alone.
+	port, err := freePort()
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", tp.Name, err)
+	}
+	env = append(env, DemoPortEnv+"="+port)
 	env = append(append(env, opts.Env...), tp.Env...)
 
 	cols, rows := tp.Cells()
@@ -136,7 +142,7 @@ func (tp *Tape) Run(ctx context.Context, opts Options) (snaps []Snapshot, err er
 			err = errors.Join(err, fmt.Errorf("%s: end of tape: %w", tp.Name, cerr))
 		}
 	}()
-	r := &replay{tp: tp, term: term, opts: opts, speed: tp.TypingSpeed}
+	r := &replay{tp: tp, term: term, opts: opts, speed: tp.TypingSpeed, port: envValue(env, DemoPortEnv)}
 
 	// Typing before bash prints its prompt makes the tty echo the keys once
 	// and readline a second time; so wait for the prompt, then for quiet.
@@ -179,6 +185,7 @@ type replay struct {
 	speed     time.Duration
 	clipboard string
 	snaps     []Snapshot
+	port      string // DemoPortEnv's value, shown as PortPlaceholder
 }
 
 func (r *replay) step(ctx context.Context, c parser.Command) error {
@@ -233,7 +240,8 @@ func (r *replay) step(ctx context.Context, c parser.Command) error {
 			return err
 		}
 		cols, rows := r.term.Size()
-		r.snaps = append(r.snaps, Snapshot{Tape: r.tp.Name, Name: screenshotName(c.Args), Cols: cols, Rows: rows, Lines: r.term.Lines()})
+		lines := normalizePort(r.term.Lines(), r.port)
+		r.snaps = append(r.snaps, Snapshot{Tape: r.tp.Name, Name: screenshotName(c.Args), Cols: cols, Rows: rows, Lines: lines})
 	case token.COPY:
 		r.clipboard = c.Args
 	case token.PASTE:

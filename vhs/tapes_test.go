@@ -31,8 +31,9 @@ func TestMain(m *testing.M) {
 	os.Exit(code)
 }
 
-// jobdeckDir builds github.com/jobdeck/jobdeck into a temporary directory,
-// once per test process, and returns that directory.
+// jobdeckDir builds github.com/jobdeck/jobdeck and the tapes' dev server
+// (demo-server) into a temporary directory, once per test process, and
+// returns that directory.
 func jobdeckDir(t testing.TB) string {
 	t.Helper()
 	buildOnce.Do(func() {
@@ -41,6 +42,11 @@ func jobdeckDir(t testing.TB) string {
 			return
 		}
 		cmd := exec.Command("go", "build", "-o", filepath.Join(binDir, "jobdeck"), "github.com/jobdeck/jobdeck")
+		if buildOut, buildErr = cmd.CombinedOutput(); buildErr != nil {
+			return
+		}
+		// The tapes' dev server (vhs/demoserver), on PATH beside jobdeck.
+		cmd = exec.Command("go", "build", "-o", filepath.Join(binDir, "demo-server"), "github.com/jobdeck/jobdeck/vhs/demoserver")
 		buildOut, buildErr = cmd.CombinedOutput()
 	})
 	if buildErr != nil {
