@@ -18,7 +18,7 @@ func (m *Model) footerRows() int {
 		return 1 + len(m.palette.note(m.width, m.maxPaletteRows()))
 	}
 	n := 1
-	if m.confirm == nil {
+	if msg, _ := m.statusMessage(); m.confirm == nil && msg != "" {
 		n = len(m.statusText(m.width))
 	}
 	if m.help.ShowAll {
@@ -60,13 +60,13 @@ func (m *Model) statusText(w int) []styledRow {
 	head := m.statusCounts()
 	msg, st := m.statusMessage()
 	if msg == "" {
-		return []styledRow{{head: head, hs: m.st.Status}}
+		return []styledRow{{head: head, hs: &m.st.Status}}
 	}
 	more := " …"
 	if k := m.keys.Help.Help().Key; k != "" {
 		more = " … " + k + " shows all"
 	}
-	return wrapStatus(head, msg, more, m.st.Status, st, w, m.maxMessageRows())
+	return wrapStatus(head, msg, more, &m.st.Status, st, w, m.maxMessageRows())
 }
 
 // statusRows draws the status line's rows, each exactly w cells.
@@ -110,21 +110,21 @@ func (m *Model) statusCounts() string {
 // style: a lost link, a failed fetch (the screen may be out of date: said
 // before anything else), the followed job's live header, or the last
 // message. Empty when there is none.
-func (m *Model) statusMessage() (string, lipgloss.Style) {
+func (m *Model) statusMessage() (string, *lipgloss.Style) {
 	switch {
 	case m.lost != "":
-		return m.lostLine(), m.st.Error
+		return m.lostLine(), &m.st.Error
 	case m.linkErr != "":
-		return m.linkErr, m.st.Error
+		return m.linkErr, &m.st.Error
 	case m.msgJob != nil:
 		if j, ok := m.snapshot(*m.msgJob); ok {
-			return present.Title(j, m.now()), m.st.Info
+			return present.Title(j, m.now()), &m.st.Info
 		}
-		return "", m.st.Info
+		return "", &m.st.Info
 	case m.msgErr:
-		return m.message, m.st.Error
+		return m.message, &m.st.Error
 	}
-	return m.message, m.st.Info
+	return m.message, &m.st.Info
 }
 
 // confirmQuestion is the open question; the quit question counts the jobs

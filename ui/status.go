@@ -75,7 +75,7 @@ func (m *Model) recentRows(w int) []string {
 // another, two spaces apart.
 type styledRow struct {
 	head, body string
-	hs, bs     lipgloss.Style
+	hs, bs     *lipgloss.Style // into the model's Styles: no copies per frame
 }
 
 // render draws the row in exactly w cells.
@@ -97,7 +97,7 @@ func (r styledRow) render(w int) string {
 // cells: the message starts beside the head (on the next row when the
 // head leaves it too little room) and wraps at spaces; past maxRows the
 // last row is cut and ends with more ("… ? shows all").
-func wrapStatus(head, msg, more string, hs, bs lipgloss.Style, w, maxRows int) []styledRow {
+func wrapStatus(head, msg, more string, hs, bs *lipgloss.Style, w, maxRows int) []styledRow {
 	hw := ansi.StringWidth(head)
 	first := w - hw - 2
 	if first < min(20, w/3) {
