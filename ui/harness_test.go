@@ -41,6 +41,7 @@ func testKeys() KeyMap {
 		Bottom:   key.NewBinding(key.WithKeys("end"), key.WithHelp("end", "follow")),
 		Zoom:     key.NewBinding(key.WithKeys("z"), key.WithHelp("z", "zoom")),
 		Wrap:     key.NewBinding(key.WithKeys("w"), key.WithHelp("w", "wrap lines")),
+		Mouse:    key.NewBinding(key.WithKeys("m"), key.WithHelp("m", "mouse off")),
 		Kill:     key.NewBinding(key.WithKeys("x"), key.WithHelp("x", "kill")),
 		Restart:  key.NewBinding(key.WithKeys("r"), key.WithHelp("r", "restart")),
 		Remove:   key.NewBinding(key.WithKeys("d"), key.WithHelp("d", "remove finished job")),

@@ -22,6 +22,10 @@ type KeyMap struct {
 	// Wrap toggles wrapping of long lines in the focused pane (and in an
 	// overlay): each line shown whole over as many rows as it needs.
 	Wrap key.Binding
+	// Mouse turns the mouse off (the terminal's own selection and wheel
+	// work again) and back on (the wheel scrolls panes, a click focuses;
+	// the default). Its help words what it does now.
+	Mouse key.Binding
 	// Kill asks to stop the selected job and everything it started.
 	Kill key.Binding
 	// Restart restarts the selected job: stops its tree (asking first
@@ -53,7 +57,7 @@ func (k KeyMap) ShortHelp() []key.Binding {
 // FullHelp returns the bindings of the full help, in columns.
 func (k KeyMap) FullHelp() [][]key.Binding {
 	return [][]key.Binding{
-		{k.Up, k.Down, k.NextPane, k.PrevPane, k.Pane},
+		{k.Up, k.Down, k.NextPane, k.PrevPane, k.Pane, k.Mouse},
 		{k.PageUp, k.PageDown, k.Top, k.Bottom, k.Zoom, k.Wrap},
 		{k.Kill, k.Restart, k.Remove, k.Palette, k.Help, k.Quit},
 	}

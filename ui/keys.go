@@ -66,6 +66,8 @@ func (m *Model) onKey(msg tea.KeyPressMsg) tea.Cmd {
 		if m.hasCurrent {
 			m.wrap[m.current] = !m.wrap[m.current]
 		}
+	case key.Matches(msg, k.Mouse):
+		m.toggleMouse()
 	case key.Matches(msg, k.Kill):
 		m.askKill()
 	case key.Matches(msg, k.Restart):

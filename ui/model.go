@@ -38,6 +38,7 @@ type Model struct {
 	scroll        map[model.JobID]uint64         // a paused pane's top seq; absent = following
 	sized         map[model.JobID]model.TermSize // the size this console last gave each job's pty
 	wrap          map[model.JobID]bool           // panes whose long lines wrap (w)
+	mouseOff      bool                           // the mouse is off: the terminal selects (mouse.go)
 	zoomed        bool
 	help          help.Model
 
@@ -153,6 +154,7 @@ func New(ctx context.Context, core Core, opts Options) *Model {
 		m.owner = DefaultOwner
 	}
 	m.help.Styles = m.st.Help
+	m.syncMouseHelp()
 	return m
 }
 

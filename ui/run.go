@@ -114,5 +114,6 @@ func (m *Model) helpOverlay() *overlay {
 		}
 	}
 	b.WriteString("\nPanes: stderr lines are marked ! · [… N lines dropped] marks output the ring no longer holds.\n")
+	b.WriteString(mouseHelp + "\n")
 	return newOverlay(title, b.String())
 }

@@ -84,6 +84,9 @@ func (m *Model) update(msg tea.Msg) tea.Cmd {
 		return m.onKeyPress(msg)
 	case tea.PasteMsg:
 		return m.onPaste(msg)
+	case tea.MouseMsg:
+		m.onMouse(msg)
+		return nil
 	}
 	return nil
 }

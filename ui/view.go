@@ -38,6 +38,9 @@ func (m *Model) View() tea.View {
 	}
 	v := tea.NewView(m.cache.content)
 	v.AltScreen = true
+	if !m.mouseOff {
+		v.MouseMode = tea.MouseModeCellMotion
+	}
 	v.WindowTitle = m.windowTitle()
 	if m.palette != nil && !tooSmall(m.width, m.height) {
 		if c := m.palette.cursor(); c != nil {

@@ -152,9 +152,19 @@ func (tp *Tape) Run(ctx context.Context, opts Options) (snaps []Snapshot, err er
 	if err := term.Settle(opts.Quiet, opts.SettleLimit); err != nil {
 		return nil, fmt.Errorf("%s: after the first prompt: %w", tp.Name, err)
 	}
-	for i, c := range tp.Steps {
+	for i := 0; i < len(tp.Steps); i++ {
+		c := tp.Steps[i]
 		if err := ctx.Err(); err != nil {
 			return r.snaps, fmt.Errorf("%s: step %d (%s): %w", tp.Name, i+1, describe(c), err)
+		}
+		if ev, ok, _ := mouseStep(tp.Steps, i, cols, rows); ok { // checked by ParseTape
+			logf("%s: steps %d-%d: mouse %v", tp.Name, i+1, i+2, ev)
+			term.SendMouse(ev)
+			if err := sleep(ctx, r.delay(tp.Steps[i+1].Options)); err != nil {
+				return r.snaps, err
+			}
+			i++
+			continue
 		}
 		logf("%s: step %d: %s", tp.Name, i+1, describe(c))
 		if err := r.step(ctx, c); err != nil {

@@ -158,6 +158,12 @@ func ParseTape(name, src string) (*Tape, error) {
 		}
 		tp.Steps = append(tp.Steps, c)
 	}
+	cols, rows := tp.Settings.Cells()
+	for i := range tp.Steps {
+		if _, _, err := mouseStep(tp.Steps, i, cols, rows); err != nil {
+			problems = append(problems, fmt.Errorf("%s after Escape: %w", describe(tp.Steps[i+1]), err))
+		}
+	}
 	if w, h := tp.Settings.minFrame(); tp.Settings.Width < w || tp.Settings.Height < h {
 		problems = append(problems, fmt.Errorf("%w: VHS needs Width ≥ %d and Height ≥ %d with this Padding/Margin (got %d × %d); Width/Height are pixels, see vhs/README.md",
 			ErrBadValue, w, h, tp.Settings.Width, tp.Settings.Height))

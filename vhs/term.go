@@ -156,6 +156,13 @@ func (t *Term) SendKey(k uv.KeyPressEvent) {
 	t.emu.SendKey(k)
 }
 
+// SendMouse sends one mouse event, encoded by the emulator for the mouse
+// mode the program asked for; with none asked for, nothing is sent.
+func (t *Term) SendMouse(m uv.MouseEvent) {
+	t.lastIn.Store(time.Now().UnixNano())
+	t.emu.SendMouse(m)
+}
+
 // Lines returns the visible screen as one string per row, each
 // right-trimmed of spaces. A wide character appears once: the cells it
 // covers after its first are skipped.
