@@ -176,6 +176,10 @@ func TestHostileOutputInertInVT(t *testing.T) {
 			w := watch(term)
 			typeLine(term, "jobdeck")
 			waitScreen(t, term, "Screen", `No jobs yet: press`, 15*time.Second)
+			// The empty screen can show before the first fetch; the window
+			// title names the session once that fetch brings it (the list's
+			// title then does too): measure after that.
+			waitScreen(t, term, "Screen", `jobs · `, 15*time.Second)
 			if err := term.Settle(100*time.Millisecond, 5*time.Second); err != nil {
 				t.Fatal(err)
 			}
@@ -388,6 +392,7 @@ func TestHostileOutputInertInTmux(t *testing.T) {
 			s.must("send-keys", "-t", "jd", "-l", "jobdeck")
 			s.must("send-keys", "-t", "jd", "Enter")
 			s.waitPane("jd", `No jobs yet: press`, 15*time.Second)
+			s.waitPane("jd", `jobs · `, 15*time.Second) // the session fetched: see TestHostileOutputInertInVT
 			before := s.paneState("jd")
 			if before["alternate_on"] != "1" {
 				t.Fatalf("jobdeck is not on the alternate screen in tmux: %v", before)
