@@ -25,7 +25,7 @@ type launchOpts struct {
 // launchFlags declares -f/--procfile and --version on fs.
 func launchFlags(fs *flag.FlagSet) *launchOpts {
 	lo := &launchOpts{}
-	const usage = "start each `name: command` line of this Procfile as a named job (jobs run in the Procfile's directory)"
+	const usage = "start each 'name: command' line of `PROCFILE` as a named job (in the Procfile's directory)"
 	fs.StringVar(&lo.procfile, "f", "", usage)
 	fs.StringVar(&lo.procfile, "procfile", "", usage)
 	fs.BoolVar(&lo.version, "version", false, "print jobdeck's version (module version and VCS revision) and exit")
