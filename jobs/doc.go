@@ -13,7 +13,11 @@
 //     (command, name, directory, environment, grace, lines, wait, since,
 //     patterns); a refusal is a *model.InputError that names the field.
 //   - Reports are structure (model.Report): snapshot, lines, wait outcome,
-//     the supervisor's fallback notes. The core has no words for any
+//     the supervisor's fallback notes, how the lines were selected (a
+//     range, grep matches with context, the newest or oldest, a byte
+//     budget with middle cuts). A read copies only what it returns: grep
+//     and until look at the ring in place, a chunk of lines per hold of its
+//     lock, so a writer waits at most one chunk. The core has no words for any
 //     surface; the console and the MCP server make their own.
 //   - At most MaxRunning (8) jobs are live at once; a live job is one with
 //     any process left, including processes a finished leader left behind.

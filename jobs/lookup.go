@@ -10,8 +10,10 @@ import (
 )
 
 // Resolve turns a selector (an ID, or a case-insensitive name) into an ID.
-// A name that several jobs had means the one of them that is live; with
-// none live it is ambiguous. Errors wrap ErrNotFound or ErrAmbiguous.
+// A name means the newest job that has it, running or finished: a live
+// job's name cannot be taken by another (Start refuses), so after "stop
+// web, start web" the name means the new one, and it keeps meaning the
+// last job named so once that one ended too. Errors wrap ErrNotFound.
 // Callers resolve once and then work by ID, so that a selector cannot come
 // to mean another job between two calls.
 func (t *Table) Resolve(sel string) (model.JobID, error) {
@@ -28,34 +30,12 @@ func (t *Table) Resolve(sel string) (model.JobID, error) {
 		}
 		return j.id, nil
 	}
-	var hits []*job
-	for _, j := range t.jobs {
-		if j.spec.Name != "" && strings.EqualFold(j.spec.Name, sel) {
-			hits = append(hits, j)
+	for i := len(t.jobs) - 1; i >= 0; i-- {
+		if j := t.jobs[i]; j.spec.Name != "" && strings.EqualFold(j.spec.Name, sel) {
+			return j.id, nil
 		}
 	}
-	switch len(hits) {
-	case 0:
-		return 0, fmt.Errorf("%w: no job is named %q; give a job ID or one of the names", ErrNotFound, sel)
-	case 1:
-		return hits[0].id, nil
-	}
-	// A name is held by at most one live job at a time (Start refuses a
-	// second), so after "stop web, start web" the name means the live one.
-	var live []*job
-	for _, j := range hits {
-		if j.snapshot().Live() {
-			live = append(live, j)
-		}
-	}
-	if len(live) == 1 {
-		return live[0].id, nil
-	}
-	ids := make([]string, len(hits))
-	for i, j := range hits {
-		ids[i] = j.id.String()
-	}
-	return 0, fmt.Errorf("%w: %q names jobs %s; give the ID instead", ErrAmbiguous, sel, strings.Join(ids, ", "))
+	return 0, fmt.Errorf("%w: no job is named %q; give a job ID or one of the names", ErrNotFound, sel)
 }
 
 // find returns the job with id. Errors wrap ErrNotFound and say whether

@@ -219,19 +219,28 @@ func (t *Table) noteNoPorts(j *job, err error) {
 	j.changedState()
 }
 
-// rootOf returns the pid whose tree holds the job: its supervisor, found
-// once as the leader's parent (checked: a child of this process, and the
-// leader still carries the job's markers, so its pid was not recycled),
-// or, when the leader is gone already, as the child of this process whose
-// children carry the job's markers. Zero while neither is found (then
-// there is nothing of the job to scan).
+// rootOf returns the pid whose tree holds the job: its supervisor, as its
+// handle knows it, or found once as the leader's parent (checked: a child
+// of this process, and the leader still carries the job's markers, so its
+// pid was not recycled), or, when the leader is gone already, as the child
+// of this process whose children carry the job's markers. Zero while
+// neither is found (then there is nothing of the job to scan). The
+// handle's is the one that always holds: a leader that is the job's own
+// program (one simple command, exec'd) may have dropped the markers with
+// its environment (env -i server).
 func (t *Table) rootOf(j *job) int {
 	if r := int(j.portInfo.root.Load()); r != 0 {
 		return r
 	}
 	j.mu.Lock()
-	leader := j.pid
+	leader, h := j.pid, j.h
 	j.mu.Unlock()
+	if h != nil {
+		if sup := h.SupervisorPid(); sup > 0 {
+			j.portInfo.root.Store(int64(sup))
+			return sup
+		}
+	}
 	self := os.Getpid()
 	if sup, ok := ports.Parent(leader); ok && sup != self {
 		if p, ok := ports.Parent(sup); ok && p == self && t.marked(leader, j.id) {

@@ -106,7 +106,9 @@ func TestPortsInSnapshot(t *testing.T) {
 	tb := newTable(t, Options{})
 	sub := tb.Subscribe()
 	defer sub.Close()
-	r := start(t, tb, model.Spec{Command: serveCommand(t, "127.0.0.1:0"), NoWait: true})
+	// A compound command, so that the leader is bash and the server its
+	// child (one simple command would be the leader itself).
+	r := start(t, tb, model.Spec{Command: serveCommand(t, "127.0.0.1:0") + "; exit $?", NoWait: true})
 	ap := listeningLine(t, tb, r.Job.ID)
 	s, took := portsEvent(t, tb, sub, r.Job.ID, ap.String())
 	t.Logf("port %v in the snapshot %v after the server said it listens", ap, took)

@@ -6,26 +6,25 @@ import (
 	"regexp"
 	"time"
 
-	"github.com/jobdeck/jobdeck/jobs/sanitize"
 	"github.com/jobdeck/jobdeck/model"
 )
 
-// Status returns the report of job id, with its newest lines, or with
-// opts.HasSince the lines after opts.Since. With opts.Wait it first waits
-// until the job ends (its whole tree is gone: processes the leader left
-// behind count) or, with opts.Until, until a line matches (a line printed
-// after the call, or with opts.HasSince any line after opts.Since).
-// Report.Wait says which happened. Errors wrap ErrNotFound, or
-// ErrBadRequest as an *model.InputError (lines, since, wait, until).
+// Status returns the report of job id: its snapshot and the lines opts
+// selects (the newest, the oldest, after a cursor, matching a grep
+// pattern, within a byte budget; see model.StatusOptions). With opts.Wait
+// it first waits until the job ends (its whole tree is gone: processes the
+// leader left behind count) or, with opts.Until, until a line matches (the
+// newest matching line after opts.After, opts.Since or the start of the
+// call). Report.Wait says which happened. Errors wrap ErrNotFound, or
+// ErrBadRequest as an *model.InputError (lines, head, since, grep,
+// context, wait, until).
 func (t *Table) Status(ctx context.Context, id model.JobID, opts model.StatusOptions) (model.Report, error) {
 	j, err := t.find(id)
 	if err != nil {
 		return model.Report{}, err
 	}
-	if opts.Lines == 0 {
-		opts.Lines = model.DefaultStatusLines
-	}
-	if err := model.CheckLines(opts.Lines); err != nil {
+	spec, err := checkRead(opts, j)
+	if err != nil {
 		return model.Report{}, err
 	}
 	if err := model.CheckWait(opts.Wait); err != nil {
@@ -41,32 +40,68 @@ func (t *Table) Status(ctx context.Context, id model.JobID, opts model.StatusOpt
 			return model.Report{}, err
 		}
 	}
-	if opts.HasSince {
-		if err := model.CheckSince(opts.Since, j.ring.stats().last, j.id); err != nil {
-			return model.Report{}, err
-		}
-	}
 	var w *model.WaitResult
 	if opts.Wait > 0 {
-		// Until matches lines printed after the call, or with since, the
-		// lines after since: a "ready" that came between two calls of an
-		// agent reading with since is not missed.
+		// Until matches lines after its own cursor (After), or the lines
+		// after Since, or else lines printed after the call.
 		cursor := j.ring.stats().last
-		if opts.HasSince {
+		switch {
+		case opts.HasAfter:
+			cursor = opts.After
+		case opts.HasSince:
 			cursor = opts.Since
 		}
 		w = j.wait(ctx, opts.Wait, until, cursor)
 	}
-	return j.report(opts, w), nil
+	return j.report(spec, w), nil
+}
+
+// checkRead checks the read part of a status request (lines, head, since,
+// grep, context) against job j and returns it ready for selectLines.
+func checkRead(opts model.StatusOptions, j *job) (readSpec, error) {
+	o := opts
+	if o.Head != 0 {
+		if err := model.CheckHead(o.Head, o.Lines); err != nil {
+			return readSpec{}, err
+		}
+	} else {
+		if o.Lines == 0 {
+			o.Lines = model.DefaultStatusLines
+		}
+		if err := model.CheckLines(o.Lines); err != nil {
+			return readSpec{}, err
+		}
+	}
+	if err := model.CheckContext(o.Context, o.Grep); err != nil {
+		return readSpec{}, err
+	}
+	spec := readSpec{opts: o}
+	if o.Grep != "" {
+		re, err := model.CompilePattern(model.FieldGrep, o.Grep)
+		if err != nil {
+			return readSpec{}, err
+		}
+		spec.grep = re
+	}
+	if o.HasSince {
+		if err := model.CheckSince(o.Since, j.ring.stats().last, j.id); err != nil {
+			return readSpec{}, err
+		}
+	} else {
+		spec.opts.Since = 0
+	}
+	spec.opts.MaxBytes, spec.opts.LineBytes = max(o.MaxBytes, 0), max(o.LineBytes, 0)
+	return spec, nil
 }
 
 // Kill stops job id and everything it started: SIGTERM and SIGCONT to
 // every process, the grace period (the job's own, or opts.Grace), then
 // SIGKILL until the tree is empty. It returns when the tree is empty and
 // its output read, with the final report. Killing a finished job returns
-// its report. opts.By is recorded as who asked. Errors wrap ErrNotFound or
-// ErrBadRequest (grace), or are ctx's error when ctx ends first (the stop
-// goes on; the report says where it stands).
+// its report; opts.Read shapes its lines. opts.By is recorded as who
+// asked. Errors wrap ErrNotFound or ErrBadRequest (grace, or the read of
+// opts.Read), or are ctx's error when ctx ends first (the stop goes on;
+// the report says where it stands).
 func (t *Table) Kill(ctx context.Context, id model.JobID, opts model.KillOptions) (model.Report, error) {
 	j, err := t.find(id)
 	if err != nil {
@@ -79,10 +114,13 @@ func (t *Table) Kill(ctx context.Context, id model.JobID, opts model.KillOptions
 		}
 		grace = *opts.Grace
 	}
+	final, err := checkRead(opts.Read, j)
+	if err != nil {
+		return model.Report{}, err
+	}
 	j.stop(grace, opts.By)
 	timer := time.NewTimer(grace + killMargin)
 	defer timer.Stop()
-	final := model.StatusOptions{Lines: model.DefaultStatusLines}
 	select {
 	case <-j.doneCh:
 	case <-ctx.Done():
@@ -92,61 +130,4 @@ func (t *Table) Kill(ctx context.Context, id model.JobID, opts model.KillOptions
 			fmt.Errorf("job %d: the tree was not empty %v after the stop began; it is still being stopped", j.id, grace+killMargin)
 	}
 	return j.report(final, nil), nil
-}
-
-// wait blocks until d passes, ctx ends, the job is done (its whole tree
-// gone and its output read), or with until, a line after cursor (or an
-// open line) matches.
-func (j *job) wait(ctx context.Context, d time.Duration, until *regexp.Regexp, cursor uint64) *model.WaitResult {
-	start := time.Now()
-	timer := time.NewTimer(d)
-	defer timer.Stop()
-	res := func(r model.WaitReason, m *model.Line) *model.WaitResult {
-		return &model.WaitResult{Reason: r, Waited: time.Since(start), Match: m}
-	}
-	for {
-		ch := j.waitChan() // taken before looking, so no change is missed
-		if until != nil {
-			p := j.ring.read(model.ReadRequest{After: cursor})
-			if m := firstMatch(until, p.Lines, p.Partial); m != nil {
-				return res(model.WaitMatched, m)
-			}
-			cursor = p.Next
-		}
-		// The job ends when its whole tree is gone (and its output read),
-		// not when the leader exits: processes it left may still print.
-		select {
-		case <-j.doneCh:
-			if until != nil {
-				// Done: every line is in the ring now; look at the last.
-				p := j.ring.read(model.ReadRequest{After: cursor, NoPartial: true})
-				if m := firstMatch(until, p.Lines, nil); m != nil {
-					return res(model.WaitMatched, m)
-				}
-			}
-			return res(model.WaitEnded, nil)
-		default:
-		}
-		select {
-		case <-ch:
-		case <-j.doneCh:
-		case <-timer.C:
-			return res(model.WaitTimeout, nil)
-		case <-ctx.Done():
-			return res(model.WaitTimeout, nil)
-		}
-	}
-}
-
-// firstMatch returns the first of lines, then of partial, whose plain text
-// matches re, or nil.
-func firstMatch(re *regexp.Regexp, lines, partial []model.Line) *model.Line {
-	for _, set := range [][]model.Line{lines, partial} {
-		for i := range set {
-			if re.MatchString(sanitize.Plain(set[i].Text)) {
-				return &set[i]
-			}
-		}
-	}
-	return nil
 }

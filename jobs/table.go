@@ -208,7 +208,7 @@ func (t *Table) start(ctx context.Context, spec model.Spec, prev *model.JobID) (
 		}
 		timer.Stop()
 	}
-	return j.report(model.StatusOptions{Lines: model.DefaultStatusLines}, nil), nil
+	return j.report(tailSpec(), nil), nil
 }
 
 // supervisorGrace converts a grace (zero: none) to supervisor.Config's

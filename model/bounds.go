@@ -43,6 +43,16 @@ const (
 	// grep): 4 KiB. Longer ones are refused before compiling, since
 	// compiling costs time and memory in proportion to the pattern.
 	MaxPatternBytes = 4 << 10
+	// MaxContext is the most lines shown before and after each grep
+	// match: 20.
+	MaxContext = 20
+	// DefaultResultBytes is the byte budget of an agent's text result when
+	// the call does not ask for another: 16 KiB.
+	DefaultResultBytes = 16 << 10
+	// MinResultBytes and MaxResultBytes bound the byte budget a call may
+	// ask for: 1 KiB to 256 KiB.
+	MinResultBytes = 1 << 10
+	MaxResultBytes = 256 << 10
 )
 
 // Input fields, as InputError.Field names them.
@@ -57,6 +67,9 @@ const (
 	FieldWait    = "wait"
 	FieldUntil   = "until"
 	FieldGrep    = "grep"
+	FieldContext = "context"
+	FieldHead    = "head"
+	FieldBytes   = "max_bytes"
 )
 
 // InputError is a refused input: which field, and what is wrong with it,
@@ -173,6 +186,41 @@ func CheckGrace(g time.Duration, kind error) error {
 func CheckLines(n int) error {
 	if n < 1 || n > MaxStatusLines {
 		return badRequest(FieldLines, "lines is %d: give 1 to %d (default %d)", n, MaxStatusLines, DefaultStatusLines)
+	}
+	return nil
+}
+
+// CheckHead refuses a head count outside 1 to MaxStatusLines, and a head
+// given together with a line count (lines > 0). Errors are *InputError
+// (ErrBadRequest, FieldHead).
+func CheckHead(head, lines int) error {
+	switch {
+	case head < 1 || head > MaxStatusLines:
+		return badRequest(FieldHead, "head is %d: give 1 to %d (the oldest lines; lines gives the newest)", head, MaxStatusLines)
+	case lines > 0:
+		return badRequest(FieldHead, "head and lines both given: head asks for the oldest lines, lines for the newest; give one of them")
+	}
+	return nil
+}
+
+// CheckContext refuses a context outside 0 to MaxContext, or one given
+// without a grep pattern. Errors are *InputError (ErrBadRequest,
+// FieldContext).
+func CheckContext(n int, grep string) error {
+	switch {
+	case n < 0 || n > MaxContext:
+		return badRequest(FieldContext, "context is %d: give 0 to %d lines around each match", n, MaxContext)
+	case n > 0 && grep == "":
+		return badRequest(FieldContext, "context needs grep: it is the number of lines shown around each match of the grep pattern")
+	}
+	return nil
+}
+
+// CheckResultBytes refuses a result byte budget outside MinResultBytes to
+// MaxResultBytes. Errors are *InputError (ErrBadRequest, FieldBytes).
+func CheckResultBytes(n int) error {
+	if n < MinResultBytes || n > MaxResultBytes {
+		return badRequest(FieldBytes, "max_bytes is %d: give %d to %d (default %d); for more, read in parts with since and head", n, MinResultBytes, MaxResultBytes, DefaultResultBytes)
 	}
 	return nil
 }

@@ -24,13 +24,7 @@ func TestBounds(t *testing.T) {
 	dirErr := func(d string) error { _, err := CheckDir(d, dir); return err }
 	nameErr := func(n string) error { _, err := CheckName(n); return err }
 	patErr := func(p string) error { _, err := CompilePattern(FieldUntil, p); return err }
-	cases := []struct {
-		name  string
-		err   error
-		field string // "" means accepted
-		kind  error
-		msg   string
-	}{
+	cases := []boundCase{
 		{"command", CheckCommand("echo hi"), "", nil, ""},
 		{"command at 1 MiB", CheckCommand(strings.Repeat("x", MaxCommandBytes)), "", nil, ""},
 		{"command over 1 MiB", CheckCommand(strings.Repeat("x", MaxCommandBytes+1)), FieldCommand, ErrBadSpec, "1 MiB"},
@@ -68,18 +62,7 @@ func TestBounds(t *testing.T) {
 		{"pattern over 4 KiB", patErr(strings.Repeat("a", MaxPatternBytes+1)), FieldUntil, ErrBadRequest, "4096-byte limit"},
 		{"bad pattern", patErr("ready("), FieldUntil, ErrBadRequest, "missing closing )"},
 	}
-	for _, c := range cases {
-		if c.field == "" {
-			if c.err != nil {
-				t.Errorf("%s: refused: %v", c.name, c.err)
-			}
-			continue
-		}
-		ie, ok := errors.AsType[*InputError](c.err)
-		if !ok || ie.Field != c.field || !errors.Is(c.err, c.kind) || !strings.Contains(c.err.Error(), c.msg) {
-			t.Errorf("%s: err = %#v (%v), want an InputError for %s wrapping %v mentioning %q", c.name, c.err, c.err, c.field, c.kind, c.msg)
-		}
-	}
+	checkBounds(t, cases)
 }
 
 // TestHugePatternRefusedFast: a 1 MiB until is refused in well under
@@ -149,4 +132,53 @@ func TestForeignSignal(t *testing.T) {
 			t.Errorf("%s: %+v %v, want %+v %v", c.name, got, ok, c.want, c.ok)
 		}
 	}
+}
+
+// boundCase is a checked input: accepted (field "") or refused with an
+// *InputError for field, wrapping kind, whose message contains msg.
+type boundCase struct {
+	name  string
+	err   error
+	field string // "" means accepted
+	kind  error
+	msg   string
+}
+
+// checkBounds checks each case.
+func checkBounds(t *testing.T, cases []boundCase) {
+	t.Helper()
+	for _, c := range cases {
+		if c.field == "" {
+			if c.err != nil {
+				t.Errorf("%s: refused: %v", c.name, c.err)
+			}
+			continue
+		}
+		ie, ok := errors.AsType[*InputError](c.err)
+		if !ok || ie.Field != c.field || !errors.Is(c.err, c.kind) || !strings.Contains(c.err.Error(), c.msg) {
+			t.Errorf("%s: err = %#v (%v), want an InputError for %s wrapping %v mentioning %q", c.name, c.err, c.err, c.field, c.kind, c.msg)
+		}
+	}
+}
+
+// TestReadBounds checks the bounds of a read at their edges: head,
+// context, and a result's byte budget.
+func TestReadBounds(t *testing.T) {
+	t.Parallel()
+	checkBounds(t, []boundCase{
+		{"head 1", CheckHead(1, 0), "", nil, ""},
+		{"head 2000", CheckHead(MaxStatusLines, 0), "", nil, ""},
+		{"head 0", CheckHead(0, 0), FieldHead, ErrBadRequest, "1 to 2000"},
+		{"head 2001", CheckHead(MaxStatusLines+1, 0), FieldHead, ErrBadRequest, "1 to 2000"},
+		{"head with lines", CheckHead(5, 5), FieldHead, ErrBadRequest, "give one of them"},
+		{"context 0", CheckContext(0, ""), "", nil, ""},
+		{"context 20", CheckContext(MaxContext, "x"), "", nil, ""},
+		{"context 21", CheckContext(MaxContext+1, "x"), FieldContext, ErrBadRequest, "0 to 20"},
+		{"negative context", CheckContext(-1, "x"), FieldContext, ErrBadRequest, "0 to 20"},
+		{"context without grep", CheckContext(2, ""), FieldContext, ErrBadRequest, "needs grep"},
+		{"max_bytes 1 KiB", CheckResultBytes(MinResultBytes), "", nil, ""},
+		{"max_bytes 256 KiB", CheckResultBytes(MaxResultBytes), "", nil, ""},
+		{"max_bytes under 1 KiB", CheckResultBytes(MinResultBytes - 1), FieldBytes, ErrBadRequest, "1024 to 262144"},
+		{"max_bytes over 256 KiB", CheckResultBytes(MaxResultBytes + 1), FieldBytes, ErrBadRequest, "1024 to 262144"},
+	})
 }

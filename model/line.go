@@ -48,6 +48,11 @@ type Line struct {
 	Text []byte
 	// Dropped counts bytes cut from the end of this line by the line cap.
 	Dropped int64
+	// Cut counts bytes a reader's line budget cut out of the middle of
+	// Text (StatusOptions.LineBytes); CutAt is where in Text the cut is:
+	// Text[:CutAt] is the line's head, Text[CutAt:] its tail.
+	Cut   int64
+	CutAt int
 	// Partial marks the open line: no newline yet, updated in place.
 	Partial bool
 }

@@ -10,31 +10,40 @@ import (
 	"strings"
 )
 
-// BackgroundArgs are the arguments of the background tool.
+// BackgroundArgs are the arguments of the background tool. Wait, Until
+// and Lines mean what they mean for job_status: start and wait in one
+// call.
 type BackgroundArgs struct {
-	Command string `json:"command" jsonschema:"shell command line, run by bash in the background with stdin from /dev/null; up to 1 MiB"`
-	Name    string `json:"name,omitempty" jsonschema:"optional label; job_status and job_kill accept it as id (case-insensitive); not a number"`
-	Cwd     string `json:"cwd,omitempty" jsonschema:"working directory; default: the directory jobdeck was started in"`
-	TTY     *bool  `json:"tty,omitempty" jsonschema:"stdout on a pseudo-terminal (default true: line-buffered output and colours, as in a shell); false uses plain pipes, faster for huge output"`
+	Command string   `json:"command" jsonschema:"shell command (bash), stdin /dev/null; up to 1 MiB"`
+	Name    string   `json:"name,omitempty" jsonschema:"label; id accepts it; the newest job with the name"`
+	Cwd     string   `json:"cwd,omitempty" jsonschema:"working directory (default: jobdeck's)"`
+	TTY     *bool    `json:"tty,omitempty" jsonschema:"stdout on a pty (default true); false: plain pipes"`
+	Wait    *float64 `json:"wait,omitempty" jsonschema:"seconds to wait (0-600) for the end or, with until, a match"`
+	Until   string   `json:"until,omitempty" jsonschema:"regex that ends the wait when a line matches"`
+	Lines   *int     `json:"lines,omitempty" jsonschema:"newest N lines (1-2000, default 50)"`
 }
 
 // StatusArgs are the arguments of the job_status tool. Pointer fields are
 // nil when the argument was not given (or given as null).
 type StatusArgs struct {
-	ID    Selector `json:"id,omitzero" jsonschema:"job ID (a number, or the same as a string) or the job's name; omit to list every job"`
-	Lines *int     `json:"lines,omitempty" jsonschema:"how many lines: the newest ones, or with since the oldest ones after it; 1-2000, default 50"`
-	Since *uint64  `json:"since,omitempty" jsonschema:"cursor: only lines with a seq after it, oldest first; pass the next value of the previous result"`
-	Wait  *float64 `json:"wait,omitempty" jsonschema:"seconds to wait first (0-600, fractions allowed): until the job ends or, with until, a new line matches"`
-	Until string   `json:"until,omitempty" jsonschema:"regular expression (Go RE2 syntax) that ends the wait when an output line you have not been shown yet matches (with since: a line after since), e.g. \"ready|listening on\"; needs wait"`
+	ID       Selector `json:"id,omitzero" jsonschema:"job ID or name; omit: the list, or with wait any job"`
+	Lines    *int     `json:"lines,omitempty" jsonschema:"newest N lines (1-2000, default 50); with grep, matches"`
+	Head     *int     `json:"head,omitempty" jsonschema:"oldest N lines instead (1-2000)"`
+	Since    *uint64  `json:"since,omitempty" jsonschema:"cursor: only lines after it (the next of a result)"`
+	Wait     *float64 `json:"wait,omitempty" jsonschema:"seconds to wait (0-600) for the end or, with until, a match"`
+	Until    string   `json:"until,omitempty" jsonschema:"regex that ends the wait when a line matches"`
+	Grep     string   `json:"grep,omitempty" jsonschema:"regex: only matching lines, with seq and count"`
+	Context  *int     `json:"context,omitempty" jsonschema:"lines around each grep match (0-20)"`
+	MaxBytes *int     `json:"max_bytes,omitempty" jsonschema:"text budget (1024-262144, default 16384)"`
 }
 
 // KillArgs are the arguments of the job_kill tool.
 type KillArgs struct {
-	ID    Selector `json:"id" jsonschema:"job ID (a number, or the same as a string) or the job's name"`
-	Grace *float64 `json:"grace,omitempty" jsonschema:"seconds between SIGTERM and SIGKILL (0-300; 0 sends SIGKILL at once; default: jobdeck's --grace, 5 unless set)"`
+	ID    Selector `json:"id" jsonschema:"job ID or name"`
+	Grace *float64 `json:"grace,omitempty" jsonschema:"seconds between SIGTERM and SIGKILL (0-300; default 5)"`
 	// Restart starts the same command again once the tree is gone
 	// (serve/restart.go).
-	Restart bool `json:"restart,omitempty" jsonschema:"then start the same command again (same name, cwd, env) as a new job and return its report"`
+	Restart bool `json:"restart,omitempty" jsonschema:"then start it again (same name, cwd, env)"`
 }
 
 // Selector is a job selector given as a tool argument: a JSON number (the

@@ -31,6 +31,10 @@ type Core interface {
 	// starts the same spec again as a new job and returns the new job's
 	// report; a job being stopped is refused (model.ErrRunning).
 	Restart(ctx context.Context, id model.JobID, opts model.RestartOptions) (model.Report, error)
+	// WaitAny waits for any job to end or, with opts.Until, for a line of
+	// any job to match, and returns how the wait ended (its Job names the
+	// job) and every job's snapshot (see model.AnyOptions).
+	WaitAny(ctx context.Context, opts model.AnyOptions) (model.WaitResult, []model.Snapshot, error)
 	// List returns a snapshot of every job, in ID order.
 	List() []model.Snapshot
 	// Dropped is how many finished jobs the core no longer keeps.

@@ -1,22 +1,35 @@
 // Package serve is jobdeck's agent surface: the MCP server behind
 // `jobdeck --serve` (DESIGN §6). It defines three tools over the jobs core:
 //
-//   - background {command, name?, cwd?, tty?}: start a command, return its
-//     report;
-//   - job_status {id?, lines?, since?, wait?, until?}: one job's report
-//     (tail, lines after a cursor, optionally after waiting for the job to
-//     end or a new line to match), or one line per job without id;
+//   - background {command, name?, cwd?, tty?, wait?, until?, lines?}:
+//     start a command, return its report (after waiting, with wait);
+//   - job_status {id?, lines?, head?, since?, grep?, context?, wait?,
+//     until?, max_bytes?}: one job's report (the newest or oldest lines,
+//     after a cursor, matching a pattern, optionally after waiting for the
+//     job to end or a line to match), or one line per job without id, or
+//     with wait and no id, after waiting for any job;
 //   - job_kill {id, grace?}: stop a job and its whole tree, return the
-//     final report once the tree is empty.
+//     final report once the tree is empty, with the lines the client was
+//     not shown yet.
 //
 // It reaches the core only through the Core interface it declares (by job
 // ID: a selector is resolved once per call), and never imports package
-// supervisor. Every word the agent reads is made here (text.go) from the
-// core's structure; the core's refusals are reworded with the tool and
-// argument to use, never checked again.
+// supervisor. Every word the agent reads is made here (text.go, render.go)
+// from the core's structure; the core's refusals are reworded with the
+// tool and argument to use, never checked again.
+//
+// Per client (see notes.go) it remembers which lines of each job it was
+// shown and where its last until wait on each job matched: the first
+// until wait on a job looks at the whole ring, later ones after the last
+// match; job_kill shows what was not shown.
 //
 // Guarantees:
 //
+//   - Every text result fits its budget: 16 KiB, or what max_bytes asks
+//     for (at most 256 KiB). Over-long lines are cut in the middle; when
+//     the lines do not fit, the newest are kept and the result ends with
+//     the exact call that reads the others. The structured content holds
+//     the same lines with the same cuts.
 //   - Every result carries the report as plain text (no escape bytes, no
 //     control bytes other than newline and tab, valid UTF-8) and the same
 //     facts as structured content whose strings are plain too.

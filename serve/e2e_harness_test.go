@@ -28,6 +28,9 @@ var (
 )
 
 func TestMain(m *testing.M) {
+	if helperMain() { // the test binary as a job's program (helpers_proc_test.go)
+		return
+	}
 	code := m.Run()
 	if buildDir != "" {
 		os.RemoveAll(buildDir)
@@ -37,7 +40,7 @@ func TestMain(m *testing.M) {
 
 // jobdeckBinary builds github.com/jobdeck/jobdeck once per test run.
 // JOBDECK_TEST_BIN, when set, names a binary to use instead.
-func jobdeckBinary(t *testing.T) string {
+func jobdeckBinary(t testing.TB) string {
 	t.Helper()
 	if bin := os.Getenv("JOBDECK_TEST_BIN"); bin != "" {
 		return bin
@@ -69,7 +72,7 @@ func jobdeckBinary(t *testing.T) string {
 
 // startServe starts `jobdeck --serve` with its stdout recorded and
 // returns a connected client session.
-func startServe(t *testing.T, rec *recorder, stderr io.Writer) (*mcp.ClientSession, *exec.Cmd) {
+func startServe(t testing.TB, rec *recorder, stderr io.Writer) (*mcp.ClientSession, *exec.Cmd) {
 	t.Helper()
 	cmd := exec.Command(jobdeckBinary(t), "--serve", "--private", "--grace", "2s")
 	cmd.Dir = t.TempDir()

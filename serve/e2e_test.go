@@ -123,9 +123,13 @@ func TestEndToEndStdio(t *testing.T) {
 	if len(processesWith(mark)) != 0 {
 		t.Errorf("job_kill returned with processes of the job still running")
 	}
-	// Output stays readable; a second kill returns the final report.
-	if _, text := ok(t, cs, toolKill, map[string]any{"id": "srv"}); !strings.Contains(text, "> ready") {
+	// A second kill returns the final report, with no line this client
+	// was not shown; the output stays readable.
+	if _, text := ok(t, cs, toolKill, map[string]any{"id": "srv"}); !strings.HasSuffix(text, "(no new output)") || strings.Contains(text, "> ") {
 		t.Errorf("report after kill = %q", text)
+	}
+	if _, text := ok(t, cs, toolStatus, map[string]any{"id": "srv"}); !strings.Contains(text, "> ready") {
+		t.Errorf("status after kill = %q", text)
 	}
 
 	// EOF on stdin: exit 0, nothing left.
@@ -260,8 +264,8 @@ func TestEndToEndBadInput(t *testing.T) {
 		t.Errorf("hostile line = %q", got)
 	}
 
-	// A name held by a running job cannot be taken; two finished jobs of
-	// the same name make it ambiguous.
+	// A name held by a running job cannot be taken; of two finished jobs
+	// of the same name, the name means the newer.
 	if msg := fails(t, cs, toolBackground, map[string]any{"name": "W", "command": "true"}); !strings.Contains(msg, "belongs to running job 0") {
 		t.Errorf("a running job's name was given again: %q", msg)
 	}
@@ -276,7 +280,6 @@ func TestEndToEndBadInput(t *testing.T) {
 		args map[string]any
 		want string
 	}{
-		{toolStatus, map[string]any{"id": "w"}, "more than one job"},
 		{toolStatus, map[string]any{"id": 0, "since": 1000}, "since"},
 		{toolStatus, map[string]any{"id": 0, "wait": 1, "until": "("}, "regular expression"},
 		{toolBackground, map[string]any{"command": "   "}, "empty"},
@@ -285,6 +288,9 @@ func TestEndToEndBadInput(t *testing.T) {
 		{toolBackground, map[string]any{"command": "ls", "cwd": "no/such/dir"}, "does not exist"},
 		{toolBackground, map[string]any{"command": "ls", "name": "42"}, "number"},
 		{toolKill, map[string]any{"id": 99}, "no job 99"},
+	}
+	if _, text := ok(t, cs, toolStatus, map[string]any{"id": "w"}); !strings.HasPrefix(text, "job 1 (W) exited 0") {
+		t.Errorf("w should mean the newest job named so, 1: %q", text)
 	}
 	for _, c := range cases {
 		if msg := fails(t, cs, c.tool, c.args); !strings.Contains(msg, c.want) {

@@ -47,12 +47,26 @@ type fakeCore struct {
 
 // checkStatus applies the real core's checks of a status request.
 func checkStatus(opts model.StatusOptions, s model.Snapshot) error {
-	lines := opts.Lines
-	if lines == 0 {
-		lines = model.DefaultStatusLines
+	if opts.Head != 0 {
+		if err := model.CheckHead(opts.Head, opts.Lines); err != nil {
+			return err
+		}
+	} else {
+		lines := opts.Lines
+		if lines == 0 {
+			lines = model.DefaultStatusLines
+		}
+		if err := model.CheckLines(lines); err != nil {
+			return err
+		}
 	}
-	if err := model.CheckLines(lines); err != nil {
+	if err := model.CheckContext(opts.Context, opts.Grep); err != nil {
 		return err
+	}
+	if opts.Grep != "" {
+		if _, err := model.CompilePattern(model.FieldGrep, opts.Grep); err != nil {
+			return err
+		}
 	}
 	if err := model.CheckWait(opts.Wait); err != nil {
 		return err
@@ -182,10 +196,28 @@ func (f *fakeCore) Status(ctx context.Context, id model.JobID, opts model.Status
 	return f.reportLocked(j, opts, wait), nil
 }
 
-// playLocked plays j's script for a wait, one line per fake second.
+// playLocked plays j's script for a wait, one line per fake second. An
+// until wait first looks at the lines after its cursor (the newest match
+// wins), as the real core does.
 func (f *fakeCore) playLocked(j *fakeJob, opts model.StatusOptions) *model.WaitResult {
+	var re *regexp.Regexp
+	if opts.Until != "" {
+		re = regexp.MustCompile(opts.Until)
+		cursor := j.snap.Lines
+		switch {
+		case opts.HasAfter:
+			cursor = opts.After
+		case opts.HasSince:
+			cursor = opts.Since
+		}
+		for i := len(j.lines) - 1; i >= 0; i-- {
+			if l := j.lines[i]; l.Seq > cursor && re.Match(l.Text) {
+				return &model.WaitResult{Reason: model.WaitMatched, Match: &l, Job: j.snap.ID}
+			}
+		}
+	}
 	if finished(j.snap) {
-		return &model.WaitResult{Reason: model.WaitEnded}
+		return &model.WaitResult{Reason: model.WaitEnded, Job: j.snap.ID}
 	}
 	waited := time.Duration(0)
 	for len(j.script) > 0 && waited+time.Second <= opts.Wait {
@@ -193,45 +225,15 @@ func (f *fakeCore) playLocked(j *fakeJob, opts model.StatusOptions) *model.WaitR
 		j.script = j.script[1:]
 		waited += time.Second
 		l := f.printLocked(j, out.stream, out.text)
-		if re := regexp.MustCompile(opts.Until); opts.Until != "" && re.MatchString(out.text) {
-			return &model.WaitResult{Reason: model.WaitMatched, Waited: waited, Match: &l}
+		if re != nil && re.MatchString(out.text) {
+			return &model.WaitResult{Reason: model.WaitMatched, Waited: waited, Match: &l, Job: j.snap.ID}
 		}
 	}
 	if len(j.script) == 0 && j.endScript {
 		f.endLocked(j, model.Exit{})
-		return &model.WaitResult{Reason: model.WaitEnded, Waited: waited}
+		return &model.WaitResult{Reason: model.WaitEnded, Waited: waited, Job: j.snap.ID}
 	}
-	return &model.WaitResult{Reason: model.WaitTimeout, Waited: opts.Wait}
-}
-
-func (f *fakeCore) reportLocked(j *fakeJob, opts model.StatusOptions, wait *model.WaitResult) model.Report {
-	n := opts.Lines
-	if n == 0 {
-		n = model.DefaultStatusLines
-	}
-	var page model.Page
-	page.Last = j.snap.Lines
-	if opts.HasSince {
-		page.Next = opts.Since
-		for _, l := range j.lines {
-			if l.Seq <= opts.Since {
-				continue
-			}
-			if len(page.Lines) == n {
-				page.More++
-				continue
-			}
-			page.Lines = append(page.Lines, l)
-			page.Next = l.Seq
-		}
-	} else {
-		start := max(0, len(j.lines)-n)
-		page.Lines = append(page.Lines, j.lines[start:]...)
-		page.Skipped = uint64(start)
-		page.Next = j.snap.Lines
-	}
-	// Line texts stay raw, as in the ring: serve must clean them.
-	return model.Report{Job: j.snap, Page: page, Wait: wait}
+	return &model.WaitResult{Reason: model.WaitTimeout, Waited: opts.Wait, Job: j.snap.ID}
 }
 
 func (f *fakeCore) Dropped() int {
@@ -279,7 +281,7 @@ func (f *fakeCore) Kill(ctx context.Context, id model.JobID, opts model.KillOpti
 		j.snap.Stop = &model.Stop{At: t0, Grace: grace, TermSent: 1, Done: t0.Add(time.Second), By: opts.By}
 		f.endLocked(j, model.Exit{Signal: 15})
 	}
-	return f.reportLocked(j, model.StatusOptions{}, nil), nil
+	return f.reportLocked(j, opts.Read, nil), nil
 }
 
 // print appends a line to job id.

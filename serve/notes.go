@@ -38,16 +38,37 @@ func finished(s model.Snapshot) bool {
 	return s.Exit != nil || s.State == model.StateFailed
 }
 
-// notebook remembers, per client session, which finished jobs the client
-// has been told about, so that each finished job is noted once. Keys are
-// the sessions (*mcp.ServerSession, or any comparable value in tests).
+// maxShownRanges is how many ranges of shown lines a client's notes keep
+// per job; past it the oldest range is forgotten (a line then counts as
+// not shown: "already in an earlier result" is never said wrongly).
+const maxShownRanges = 32
+
+// notebook remembers, per client (an MCP session, or a clientKey), which
+// finished jobs the client has been told about, so that each finished job
+// is noted once, and per job which lines it was shown and where its last
+// until wait matched.
 type notebook struct {
 	mu   sync.Mutex
 	told map[any]map[model.JobID]bool
-	seen map[any]map[model.JobID]uint64 // per session: the newest seq shown
+	seen map[any]map[model.JobID]*jobNotes
 	// clients are the sessionless clients with notes, least recent first.
 	clients []clientKey
 }
+
+// jobNotes is what one client was shown of one job.
+type jobNotes struct {
+	// newest is the newest seq shown.
+	newest uint64
+	// shown are the seq ranges shown, oldest first, disjoint.
+	shown []seqRange
+	// matched is the seq of the line the client's last until wait on
+	// this job matched; hasMatch says there was one.
+	matched  uint64
+	hasMatch bool
+}
+
+// seqRange is the seqs lo to hi.
+type seqRange struct{ lo, hi uint64 }
 
 // touch records a request of sessionless client k, forgetting the least
 // recent client beyond maxClients.
@@ -64,41 +85,153 @@ func (n *notebook) touch(k clientKey) {
 	}
 }
 
-// saw records that session was shown job id's lines up to seq.
-func (n *notebook) saw(session any, id model.JobID, seq uint64) {
-	n.mu.Lock()
-	defer n.mu.Unlock()
+// jobLocked returns (making it) the notes of client on job id.
+func (n *notebook) jobLocked(client any, id model.JobID) *jobNotes {
 	if n.seen == nil {
-		n.seen = map[any]map[model.JobID]uint64{}
+		n.seen = map[any]map[model.JobID]*jobNotes{}
 	}
-	m := n.seen[session]
+	m := n.seen[client]
 	if m == nil {
-		m = map[model.JobID]uint64{}
-		n.seen[session] = m
+		m = map[model.JobID]*jobNotes{}
+		n.seen[client] = m
 	}
-	m[id] = max(m[id], seq)
+	j := m[id]
+	if j == nil {
+		j = &jobNotes{}
+		m[id] = j
+	}
+	return j
 }
 
-// cursor is the newest seq of job id that session was shown (0: none).
-func (n *notebook) cursor(session any, id model.JobID) uint64 {
+// saw records that client was shown the complete lines seqs (ascending)
+// of job id.
+func (n *notebook) saw(client any, id model.JobID, seqs []uint64) {
+	if len(seqs) == 0 {
+		return
+	}
 	n.mu.Lock()
 	defer n.mu.Unlock()
-	return n.seen[session][id]
+	j := n.jobLocked(client, id)
+	for i := 0; i < len(seqs); {
+		k := i
+		for k+1 < len(seqs) && seqs[k+1] == seqs[k]+1 {
+			k++
+		}
+		j.shown = addRange(j.shown, seqRange{seqs[i], seqs[k]})
+		i = k + 1
+	}
+	if len(j.shown) > maxShownRanges {
+		j.shown = slices.Delete(j.shown, 0, len(j.shown)-maxShownRanges)
+	}
+	j.newest = max(j.newest, seqs[len(seqs)-1])
 }
 
-// take returns the jobs of list that are finished and that session has not
+// addRange merges r into the disjoint, sorted ranges rs.
+func addRange(rs []seqRange, r seqRange) []seqRange {
+	out := rs[:0:0]
+	for _, x := range rs {
+		switch {
+		case x.hi+1 < r.lo:
+			out = append(out, x)
+		case r.hi+1 < x.lo:
+			out = append(out, r)
+			r = x
+		default:
+			r = seqRange{min(r.lo, x.lo), max(r.hi, x.hi)}
+		}
+	}
+	return append(out, r)
+}
+
+// wasShown reports whether client was shown line seq of job id.
+func (n *notebook) wasShown(client any, id model.JobID, seq uint64) bool {
+	n.mu.Lock()
+	defer n.mu.Unlock()
+	for _, r := range n.seen[client][id].shownRanges() {
+		if seq >= r.lo && seq <= r.hi {
+			return true
+		}
+	}
+	return false
+}
+
+func (j *jobNotes) shownRanges() []seqRange {
+	if j == nil {
+		return nil
+	}
+	return j.shown
+}
+
+// newest is the newest seq of job id that client was shown (0: none).
+func (n *notebook) newest(client any, id model.JobID) uint64 {
+	n.mu.Lock()
+	defer n.mu.Unlock()
+	if j := n.seen[client][id]; j != nil {
+		return j.newest
+	}
+	return 0
+}
+
+// matchCursor is where client's next until wait on job id starts: after
+// the line its last one matched, or (false) the whole ring.
+func (n *notebook) matchCursor(client any, id model.JobID) (uint64, bool) {
+	n.mu.Lock()
+	defer n.mu.Unlock()
+	if j := n.seen[client][id]; j != nil && j.hasMatch {
+		return j.matched, true
+	}
+	return 0, false
+}
+
+// matchCursors are client's until cursors of every job it waited on.
+func (n *notebook) matchCursors(client any) map[model.JobID]uint64 {
+	n.mu.Lock()
+	defer n.mu.Unlock()
+	out := map[model.JobID]uint64{}
+	for id, j := range n.seen[client] {
+		if j.hasMatch {
+			out[id] = j.matched
+		}
+	}
+	return out
+}
+
+// matched records that client's until wait on job id matched line seq
+// (an open line: the newest complete seq before it).
+func (n *notebook) matched(client any, id model.JobID, seq uint64) {
+	n.mu.Lock()
+	defer n.mu.Unlock()
+	j := n.jobLocked(client, id)
+	j.matched, j.hasMatch = max(j.matched, seq), true
+}
+
+// untold returns the jobs of list that are finished and that client has
+// not been told about, without marking them.
+func (n *notebook) untold(client any, list []model.Snapshot) []model.Snapshot {
+	n.mu.Lock()
+	defer n.mu.Unlock()
+	var out []model.Snapshot
+	for _, s := range list {
+		if finished(s) && !n.told[client][s.ID] {
+			out = append(out, s)
+		}
+	}
+	return out
+}
+
+// take returns the jobs of list that are finished and that client has not
 // been told about, and marks them told. Jobs in shown are what the result
 // itself shows: those already finished count as told and are not noted.
-func (n *notebook) take(session any, list []model.Snapshot, shown ...model.Snapshot) []model.Snapshot {
+func (n *notebook) take(client any, list []model.Snapshot, shown ...model.Snapshot) []model.Snapshot {
 	n.mu.Lock()
 	defer n.mu.Unlock()
 	if n.told == nil {
 		n.told = map[any]map[model.JobID]bool{}
 	}
-	t := n.told[session]
+	t := n.told[client]
 	if t == nil {
 		t = map[model.JobID]bool{}
-		n.told[session] = t
+		n.told[client] = t
 	}
 	for _, s := range shown {
 		if finished(s) {
@@ -115,8 +248,8 @@ func (n *notebook) take(session any, list []model.Snapshot, shown ...model.Snaps
 	return notes
 }
 
-// forget drops the memory of every session for which live returns false.
-func (n *notebook) forget(live func(session any) bool) {
+// forget drops the memory of every client for which live returns false.
+func (n *notebook) forget(live func(client any) bool) {
 	n.mu.Lock()
 	defer n.mu.Unlock()
 	for k := range n.told {

@@ -111,7 +111,7 @@ func TestPlainOutput(t *testing.T) {
 	fc := &fakeCore{}
 	cs := connect(t, fc, nil)
 	hostile := "\x1b[31mred\x1b[0m \x1b]0;title\x07 \x1b]52;c;Zm9v\x07 \x9b2J \xff\xfe bell\a \u202eevil"
-	ok(t, cs, toolBackground, map[string]any{"command": "printf '\x1b[2J'\necho hi", "name": "x\x1by"})
+	bg, _ := ok(t, cs, toolBackground, map[string]any{"command": "printf '\x1b[2J'\necho hi", "name": "x\x1by"})
 	fc.print(0, model.StreamOut, hostile)
 	fc.print(0, model.StreamErr, "\x1b[?1049h\x1b[Hfull screen")
 	fc.end(0, model.Exit{Code: 0})
@@ -124,8 +124,10 @@ func TestPlainOutput(t *testing.T) {
 	if strings.Contains(text, "title") || strings.Contains(text, "Zm9v") {
 		t.Errorf("OSC payload leaked into text: %q", text)
 	}
-	if !strings.Contains(r.Command, "\n") {
-		t.Errorf("command lost its newline: %q", r.Command)
+	var started Report
+	structured(t, bg, &started)
+	if !strings.Contains(started.Command, "\n") || strings.ContainsRune(started.Command, 0x1b) {
+		t.Errorf("background's command lost its newline or kept an escape: %q", started.Command)
 	}
 	// Negative control: the checker does catch an escape.
 	if plainOK("a\x1b[31mb") || plainOK("\xff") || !plainOK("a\tb\nc ␛") {

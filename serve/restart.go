@@ -14,7 +14,7 @@ import (
 // environment, as a new job. The result is the new job's report, after a
 // line on how the old run ended; the old run is not noted again as a job
 // that finished.
-func (s *server) restart(ctx context.Context, req *mcp.CallToolRequest, id model.JobID, opts model.KillOptions) (*mcp.CallToolResult, *Report, error) {
+func (s *server) restart(ctx context.Context, req *mcp.CallToolRequest, id model.JobID, opts model.KillOptions) (*mcp.CallToolResult, any, error) {
 	ctx, cancel := s.handlerContext(ctx)
 	defer cancel()
 	defer s.progress(ctx, req, 0, func(d time.Duration) string {
@@ -41,6 +41,6 @@ func (s *server) restart(ctx context.Context, req *mcp.CallToolRequest, id model
 			s.notes.take(s.noteKey(req), nil, old)
 		}
 	}
-	out := newReport(rep, now)
-	return s.finish(req, head+"\n"+reportText(rep, client, now), out, rep.Job), out, nil
+	// A restart is a start: its report shows the whole command.
+	return s.finish(req, view{rep: rep, lead: head, full: true, budget: model.DefaultResultBytes})
 }

@@ -79,7 +79,7 @@ func TestPortLines(t *testing.T) {
 	}
 	// And they reach the report.
 	s := model.Snapshot{ID: 0, Command: "npm run dev", State: model.StateRunning, Started: t0, Ports: []model.Port{lp("127.0.0.1", 5173, 9)}}
-	if text := reportText(model.Report{Job: s}, "test", t0); !strings.Contains(text, "\nlistening: 127.0.0.1:5173\n") {
+	if text := renderText(model.Report{Job: s}, view{}); !strings.Contains(text, "\nlistening: 127.0.0.1:5173\n") {
 		t.Errorf("the report lacks the listening line:\n%s", text)
 	}
 }

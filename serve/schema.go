@@ -64,46 +64,63 @@ func dropNull(s *jsonschema.Schema) {
 	}
 }
 
-// backgroundInputSchema is background's input schema.
-func backgroundInputSchema() *jsonschema.Schema {
-	// The command's length limits are checked by the handler, whose
-	// messages say what to do; the SDK's would quote the whole command.
-	return schemaFor[BackgroundArgs]()
-}
-
-// statusInputSchema is job_status's input schema, with the bounds of
-// lines and wait.
+// statusInputSchema is job_status's input schema, with the bounds of its
+// numbers.
 func statusInputSchema() *jsonschema.Schema {
 	s := schemaFor[StatusArgs]()
-	s.Properties["lines"].Minimum = jsonschema.Ptr(1.0)
-	s.Properties["lines"].Maximum = jsonschema.Ptr(float64(model.MaxStatusLines))
-	s.Properties["wait"].Minimum = jsonschema.Ptr(0.0)
-	s.Properties["wait"].Maximum = jsonschema.Ptr(model.MaxWait.Seconds())
+	bound(s, "lines", 1, model.MaxStatusLines)
+	bound(s, "head", 1, model.MaxStatusLines)
+	bound(s, "wait", 0, model.MaxWait.Seconds())
+	bound(s, "context", 0, model.MaxContext)
+	bound(s, "max_bytes", model.MinResultBytes, model.MaxResultBytes)
 	// A bound the decoder would otherwise enforce in its own words
 	// (uint64 overflow, or a float it cannot hold exactly).
-	s.Properties["since"].Minimum = jsonschema.Ptr(0.0)
-	s.Properties["since"].Maximum = jsonschema.Ptr(float64(model.MaxCursor))
+	bound(s, "since", 0, model.MaxCursor)
+	return s
+}
+
+// backgroundInputSchema is background's input schema. The command's
+// length limits are checked by the handler, whose messages say what to
+// do; the SDK's would quote the whole command.
+func backgroundInputSchema() *jsonschema.Schema {
+	s := schemaFor[BackgroundArgs]()
+	bound(s, "lines", 1, model.MaxStatusLines)
+	bound(s, "wait", 0, model.MaxWait.Seconds())
 	return s
 }
 
 // killInputSchema is job_kill's input schema.
 func killInputSchema() *jsonschema.Schema {
 	s := schemaFor[KillArgs]()
-	s.Properties["grace"].Minimum = jsonschema.Ptr(0.0)
-	s.Properties["grace"].Maximum = jsonschema.Ptr(model.MaxGrace.Seconds())
+	bound(s, "grace", 0, model.MaxGrace.Seconds())
 	return s
 }
 
-// reportOutputSchema is the output schema of background and job_kill.
-func reportOutputSchema() *jsonschema.Schema { return schemaFor[Report]() }
+// bound sets the minimum and maximum of property name.
+func bound(s *jsonschema.Schema, name string, lo, hi float64) {
+	s.Properties[name].Minimum = jsonschema.Ptr(lo)
+	s.Properties[name].Maximum = jsonschema.Ptr(hi)
+}
 
-// statusOutputSchema is job_status's output schema: a Report's properties
-// plus jobs, none required, since a list has only jobs.
-func statusOutputSchema() *jsonschema.Schema {
-	s := schemaFor[Report]()
-	s.Properties["jobs"] = schemaFor[[]Brief]()
-	s.Properties["jobs"].Description = "every job, in ID order (job_status without id)"
-	s.PropertyOrder = append(s.PropertyOrder, "jobs")
-	s.Required = nil
-	return s
+// outputSchema is the one output schema of the three tools: a job's report
+// (background, job_kill, job_status with an id) or the list of jobs
+// (job_status without id). It names the main fields only; the tool
+// descriptions and the text teach the rest.
+func outputSchema() *jsonschema.Schema {
+	str := func() *jsonschema.Schema { return &jsonschema.Schema{Type: "string"} }
+	num := func() *jsonschema.Schema { return &jsonschema.Schema{Type: "integer"} }
+	line := &jsonschema.Schema{Type: "object", Properties: map[string]*jsonschema.Schema{
+		"seq": num(), "stream": str(), "text": str(),
+	}}
+	return &jsonschema.Schema{
+		Type: "object",
+		Properties: map[string]*jsonschema.Schema{
+			"id": num(), "status": str(),
+			"lines": {Type: "array", Items: line},
+			"next":  num(),
+			"calls": {Type: "array", Items: str()},
+			"wait":  {Type: "object"},
+			"jobs":  {Type: "array", Items: &jsonschema.Schema{Type: "object"}},
+		},
+	}
 }

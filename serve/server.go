@@ -1,7 +1,9 @@
 package serve
 
 import (
+	"bytes"
 	"context"
+	"encoding/json"
 	"time"
 
 	"github.com/google/jsonschema-go/jsonschema"
@@ -20,21 +22,28 @@ const version = "0.1.0"
 
 // instructions is the server's hint to clients on how the tools fit
 // together.
-const instructions = `jobdeck runs shell commands as background jobs and keeps their output (the last 2000 lines each).
-background starts one and returns its id; job_status reads it (since = the next cursor of the last result reads only newer lines; wait + until waits for a line such as "ready"); job_kill stops it with everything it started.
-Jobs that finished since you last looked are noted at the end of every result, once.`
+const instructions = `jobdeck runs shell commands as background jobs and keeps their output (the last 2000 lines each). background starts one (and can wait for it); job_status reads, greps and waits; job_kill stops a job with everything it started. Results are at most 16 KiB and say how to read what they left out. Jobs that finished since you last looked are noted at the end of every result, once.`
 
-// Tool descriptions: product copy, short, saying how the tools relate.
+// Tool descriptions: product copy that teaches the common loops in a few
+// lines each. tools/list stays under 6 KB (a test holds it there).
 const (
-	descBackground = `Start a shell command (bash) in the background and return its report: job id, state and first output lines. Use it for dev servers, watchers, long builds and test runs. Read on with job_status (since = next cursor; wait + until to wait for a line such as "ready"); stop it and everything it started with job_kill. At most 8 jobs run at once.`
-	descStatus     = `Report on a job: header ("job 2 exited 1 0:14 make test"), then its output lines ("> " stdout, "! " stderr) and the next cursor. id is the job ID (number or string) or its name; without id, one line per job. lines: newest N (default 50, max 2000). since: only lines after that cursor. wait: seconds (max 600) to wait until the job ends (its leader and everything it left running) or, with until (a regex), until a line you have not been shown yet (or, with since, a line after since) matches; the result says which happened.`
-	descKill       = `Stop a job and its whole process tree: SIGTERM, then SIGKILL after grace seconds (default: jobdeck's --grace, 5 unless set). Returns once nothing of the job runs, with the final report; its output stays readable with job_status. On a finished job it just returns the final report. With restart: true it then starts the same command again (same name, cwd, environment) and returns the new job's report.`
+	descBackground = `Run a shell command (bash) in the background: dev servers, watchers, builds, tests. Returns the job id, state and first lines.
+Start and wait in one call: {"command":"npm run dev","wait":60,"until":"ready|listening"} returns once a line matches; {"command":"go test ./...","wait":600} once it ends.
+Then job_status reads it, job_kill stops it. At most 8 jobs run at once.`
+	descStatus = `A job's state and output ("> " stdout, "! " stderr). Without id: the list.
+New lines only: {"id":0,"since":<next of the last result>}.
+Wait for a line: {"id":0,"wait":30,"until":"ready"}; the first wait sees the whole output, later ones only lines after the last match.
+Wait for any job: {"wait":600} returns when one ends (with until: prints a match) and says which.
+Search: {"id":0,"grep":"FAIL|panic","context":2}, each line with its seq.
+lines: newest N (default 50); head: oldest N. Results fit 16 KiB (max_bytes for more) and end with the call that reads what was left out.
+Waits notify progress; a long wait needs a client request timeout longer than it.`
+	descKill = `Stop a job and its whole process tree: SIGTERM, then SIGKILL after grace seconds (default 5). Returns once nothing of it runs, with the stop and the lines you were not shown yet. Output stays readable with job_status. restart: true then starts the same command again and returns the new job's report.`
 )
 
 // argumentsHelp is what each tool takes, appended to argument errors.
 var argumentsHelp = map[string]string{
-	toolBackground: `background takes {"command": "<shell command>", "name"?: "<label>", "cwd"?: "<directory>", "tty"?: true|false}`,
-	toolStatus:     `job_status takes {"id"?: <job ID or "name">, "lines"?: 1-2000, "since"?: <next cursor>, "wait"?: <seconds 0-600>, "until"?: "<regex>"}`,
+	toolBackground: `background takes {"command": "<shell command>", "name"?: "<label>", "cwd"?: "<directory>", "tty"?: true|false, "wait"?: <seconds 0-600>, "until"?: "<regex>", "lines"?: 1-2000}`,
+	toolStatus:     `job_status takes {"id"?: <job ID or "name">, "lines"?: 1-2000, "head"?: 1-2000, "since"?: <next cursor>, "wait"?: <seconds 0-600>, "until"?: "<regex>", "grep"?: "<regex>", "context"?: 0-20, "max_bytes"?: 1024-262144}`,
 	toolKill:       `job_kill takes {"id": <job ID or "name">, "grace"?: <seconds 0-300>, "restart"?: true}`,
 }
 
@@ -93,44 +102,113 @@ func newServer(core Core, opts options) *server {
 	}
 
 	no, yes := false, true
-	mcp.AddTool(s.mcp, &mcp.Tool{
+	output := outputSchema()
+	addTool(s, &mcp.Tool{
 		Name:         toolBackground,
 		Title:        "Run a command in the background",
 		Description:  descBackground,
 		InputSchema:  s.inputs[toolBackground],
-		OutputSchema: reportOutputSchema(),
+		OutputSchema: output,
 		Annotations: &mcp.ToolAnnotations{
-			Title:           "Run a command in the background",
 			ReadOnlyHint:    false,
 			DestructiveHint: &yes, // a shell command can do anything
 			OpenWorldHint:   &yes,
 		},
 	}, s.background)
-	mcp.AddTool(s.mcp, &mcp.Tool{
+	addTool(s, &mcp.Tool{
 		Name:         toolStatus,
 		Title:        "Job status and output",
 		Description:  descStatus,
 		InputSchema:  s.inputs[toolStatus],
-		OutputSchema: statusOutputSchema(),
+		OutputSchema: output,
 		Annotations: &mcp.ToolAnnotations{
-			Title:          "Job status and output",
 			ReadOnlyHint:   true,
 			IdempotentHint: true,
 			OpenWorldHint:  &no,
 		},
 	}, s.status)
-	mcp.AddTool(s.mcp, &mcp.Tool{
+	addTool(s, &mcp.Tool{
 		Name:         toolKill,
 		Title:        "Stop a job and its process tree",
 		Description:  descKill,
 		InputSchema:  s.inputs[toolKill],
-		OutputSchema: reportOutputSchema(),
+		OutputSchema: output,
 		Annotations: &mcp.ToolAnnotations{
-			Title:           "Stop a job and its process tree",
 			DestructiveHint: &yes,
 			IdempotentHint:  true,
 			OpenWorldHint:   &no,
 		},
 	}, s.kill)
 	return s
+}
+
+// addTool registers a tool whose handler takes its arguments decoded as
+// In and returns its structured content as any value. Unlike mcp.AddTool,
+// it checks the arguments with explainArguments (the same rules as the
+// schema, in plain words) and puts the structured content on the wire as
+// it was marshalled, without decoding it again to validate it against the
+// output schema: a report's lines are marshalled once.
+func addTool[In any](s *server, t *mcp.Tool, h func(context.Context, *mcp.CallToolRequest, In) (*mcp.CallToolResult, any, error)) {
+	schema := s.inputs[t.Name]
+	s.mcp.AddTool(t, func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+		raw := req.Params.Arguments
+		var in In
+		if msg := explainArguments(schema, raw); msg != "" {
+			return errorResult(argumentError(msg)), nil
+		}
+		if err := json.Unmarshal(raw, &in); err != nil {
+			return errorResult(argumentError(err.Error())), nil
+		}
+		res, out, err := h(ctx, req, in)
+		if err != nil {
+			return errorResult(err), nil
+		}
+		if res == nil {
+			res = &mcp.CallToolResult{}
+		}
+		if out != nil {
+			b, err := marshalSized(out, textSize(res))
+			if err != nil {
+				return nil, err
+			}
+			res.StructuredContent = json.RawMessage(b)
+		}
+		return res, nil
+	})
+}
+
+// argumentError is arguments that do not fit a tool's input schema. It is
+// not a toolError: the middleware words it with the tool's argument help.
+type argumentError string
+
+func (e argumentError) Error() string { return `validating "arguments": ` + string(e) }
+
+// errorResult is a tool error result carrying err.
+func errorResult(err error) *mcp.CallToolResult {
+	r := &mcp.CallToolResult{}
+	r.SetError(err)
+	return r
+}
+
+// marshalSized marshals v into a buffer sized for a JSON of about hint
+// bytes plus some, so that a large result is not copied as its buffer
+// doubles.
+func marshalSized(v any, hint int) ([]byte, error) {
+	var b bytes.Buffer
+	b.Grow(hint + hint/4 + 512)
+	if err := json.NewEncoder(&b).Encode(v); err != nil {
+		return nil, err
+	}
+	return bytes.TrimSuffix(b.Bytes(), []byte("\n")), nil
+}
+
+// textSize is the bytes of a result's text contents.
+func textSize(r *mcp.CallToolResult) int {
+	n := 0
+	for _, c := range r.Content {
+		if t, ok := c.(*mcp.TextContent); ok {
+			n += len(t.Text)
+		}
+	}
+	return n
 }

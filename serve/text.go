@@ -1,6 +1,7 @@
 package serve
 
 import (
+	"encoding/json"
 	"fmt"
 	"strconv"
 	"strings"
@@ -10,75 +11,37 @@ import (
 	"github.com/jobdeck/jobdeck/model"
 )
 
-// The agent's text: every word a client reads is made here, from the
-// core's structure (model.Report, model.Snapshot). Nothing here looks at
-// text made elsewhere.
+// The agent's text: every word a client reads is made here and in
+// render.go, from the core's structure (model.Report, model.Snapshot).
+// Nothing here looks at text made elsewhere.
 
 // maxMatchShown is how many characters of a matched line a wait note
-// quotes; maxPatternShown the same for an until pattern in a hint.
+// quotes; maxPatternShown the same for a pattern in a note or hint.
 const (
 	maxMatchShown   = 200
 	maxPatternShown = 80
 )
 
-// reportText is the text result of one job's report, for a client named
-// client (whose own jobs and stops are not attributed): the header, notes
-// on the owner, the stop, the signal, problems and fallbacks and the wait,
-// markers for lines not shown, the lines, and where to read on.
-func reportText(r model.Report, client string, now time.Time) string {
-	s, p := r.Job, r.Page
-	lines := []string{plainString(s.Header(now))}
-	if s.Owner != "" && s.Owner != client {
-		lines = append(lines, "started by "+plainString(model.OneLine(s.Owner, 0)))
-	}
-	if note := stopNote(s.Stop, client, now); note != "" {
-		lines = append(lines, note)
-	}
-	if note := signalNote(s); note != "" {
-		lines = append(lines, note)
-	}
-	if s.Err != "" && s.State != model.StateFailed {
-		lines = append(lines, "note: "+plainString(s.Err))
-	}
-	for _, n := range s.Notes {
-		lines = append(lines, "note: "+plainString(n))
-	}
-	lines = append(lines, portLines(s)...)
-	if r.Wait != nil {
-		lines = append(lines, waitNote(r.Wait))
-	}
-	if p.Dropped > 0 {
-		lines = append(lines, fmt.Sprintf("[… %d lines dropped]", p.Dropped))
-	}
-	if p.Skipped > 0 {
-		lines = append(lines, fmt.Sprintf("[… %d earlier lines not shown]", p.Skipped))
-	}
-	for _, set := range [][]model.Line{p.Lines, p.Partial} {
-		for _, l := range set {
-			lines = append(lines, lineText(l))
-		}
-	}
-	next := fmt.Sprintf(`job_status {"id":%d,"since":%d}`, s.ID, p.Next)
-	switch {
-	case p.More > 0:
-		lines = append(lines, fmt.Sprintf("[… %d more lines: %s]", p.More, next))
-	case len(p.Lines) == 0 && len(p.Partial) == 0 && p.Dropped == 0 && p.Last == 0 && s.Done:
-		lines = append(lines, "(no output)")
-	}
-	if p.More == 0 && s.Live() {
-		lines = append(lines, "[next: "+next+"]")
-	}
-	return strings.Join(lines, "\n")
-}
+// How much of the command a header shows: all of it (up to
+// maxFullCommand characters) in background's report, up to
+// maxListCommand in the list, else the name, or the command cut to
+// maxShortCommand characters.
+const (
+	maxShortCommand = 40
+	maxListCommand  = 200
+	maxFullCommand  = 1000
+)
 
-// lineText is one output line: "> " (stdout) or "! " (stderr), its plain
-// text, and how much of it was cut.
-func lineText(l model.Line) string {
-	s := l.Stream.Marker() + sanitize.Plain(l.Text)
-	if l.Dropped > 0 {
-		s += " [… " + byteSize(l.Dropped) + " cut]"
+// header is the first line of a job's report: "job 3 (web) exited 1 0:14"
+// for a named job, "job 3 exited 1 0:14 make test" for one without a name
+// (the command cut to cmdMax characters); a cmdMax beyond maxShortCommand
+// shows the command of a named job too.
+func header(s model.Snapshot, now time.Time, cmdMax int) string {
+	h := "job " + s.Label() + " " + s.Status() + " " + model.FormatElapsed(s.Elapsed(now))
+	if s.Name == "" || cmdMax > maxShortCommand {
+		h += " " + model.OneLine(s.Command, cmdMax)
 	}
-	return s
+	return plainString(h)
 }
 
 // stopNote describes a stop: what was sent, whether SIGKILL was needed,
@@ -129,46 +92,114 @@ func signalNote(s model.Snapshot) string {
 	return "note: this " + model.SignalName(fs.Signal) + " was not sent by jobdeck"
 }
 
-// waitNote says how a wait ended: "wait: a line matched after 700ms:
-// ready", "wait: the job ended after 1.2s", "wait: timed out after 5s".
-func waitNote(w *model.WaitResult) string {
-	waited := w.Waited.Round(100 * time.Millisecond)
-	switch w.Reason {
-	case model.WaitMatched:
-		text := ""
-		if w.Match != nil {
-			text = model.OneLine(sanitize.Plain(w.Match.Text), maxMatchShown)
-		}
-		return fmt.Sprintf("wait: a line matched after %v: %s", waited, text)
-	case model.WaitEnded:
-		return fmt.Sprintf("wait: the job ended after %v", waited)
-	}
-	return fmt.Sprintf("wait: timed out after %v", waited)
+// waitWords are what a wait note needs besides the outcome.
+type waitWords struct {
+	// shown: the matched line was already in an earlier result; inResult:
+	// this result shows it too (the note then does not quote it).
+	shown, inResult bool
+	// job names the job the wait ended on (a wait on any job), else "".
+	job string
+	// until and after describe a timeout's search: the pattern and the
+	// cursor it searched after (hasAfter false: the whole ring).
+	until    string
+	after    uint64
+	hasAfter bool
+	now      time.Time
 }
 
-// noteLines is one line per job that finished since the client last
+// waitNote says how a wait ended: "wait: matched line 4 after 1.2s
+// (printed 300ms ago): ready", "wait: job 2 (tests) ended after 12s",
+// "wait: timed out after 5s".
+func waitNote(w *model.WaitResult, ww waitWords) string {
+	waited := "after " + w.Waited.Round(100*time.Millisecond).String()
+	if w.Waited < 50*time.Millisecond {
+		waited = "at once"
+	}
+	who := ""
+	if ww.job != "" {
+		who = ww.job + " "
+	}
+	switch w.Reason {
+	case model.WaitMatched:
+		m := w.Match
+		if m == nil {
+			return fmt.Sprintf("wait: %smatched %s", who, waited)
+		}
+		what := "line " + strconv.FormatUint(m.Seq, 10)
+		if m.Partial {
+			what = "the open line (no newline yet)"
+		}
+		when := "printed " + max(ww.now.Sub(m.Time), 0).Round(100*time.Millisecond).String() + " ago"
+		if ww.shown {
+			when += ", already in an earlier result"
+		}
+		note := fmt.Sprintf("wait: %smatched %s %s (%s)", who, what, waited, when)
+		if ww.inResult {
+			return note
+		}
+		return note + ": " + model.OneLine(sanitize.Plain(m.Text), maxMatchShown)
+	case model.WaitEnded:
+		if who == "" {
+			who = "the job "
+		}
+		return fmt.Sprintf("wait: %sended %s", who, waited)
+	case model.WaitIdle:
+		if ww.until != "" {
+			return "wait: no job is running and no line of any job matches " + quotePattern(ww.until)
+		}
+		return "wait: no job is running, so none can end"
+	}
+	note := "wait: timed out " + waited
+	switch {
+	case ww.until != "" && ww.hasAfter && ww.after > 0:
+		note += fmt.Sprintf("; no line after line %d matched %s", ww.after, quotePattern(ww.until))
+	case ww.until != "":
+		note += "; no line matched " + quotePattern(ww.until)
+	}
+	return note
+}
+
+// grepNote sums up a grep: `grep "FAIL": 5 matching lines in lines
+// 1001-3000` (the lines searched).
+func grepNote(pattern string, matches int, info model.ReadInfo, last uint64) string {
+	where := ""
+	switch {
+	case last > info.From+1:
+		where = fmt.Sprintf(" in lines %d-%d", info.From+1, last)
+	case last == info.From+1:
+		where = fmt.Sprintf(" in line %d", last)
+	}
+	return fmt.Sprintf("grep %s: %s%s", quotePattern(pattern), count(matches, "matching line", "matching lines"), where)
+}
+
+// noteText is one line per job that finished since the client last
 // looked: "job 2 exited 1 0:14 make test (finished; job_status {"id":2}
-// for its output)".
-func noteLines(notes []model.Snapshot, now time.Time) string {
+// for its output)", within maxBytes (the rest is counted).
+func noteText(notes []model.Snapshot, now time.Time, maxBytes int) string {
 	var b strings.Builder
 	for i, s := range notes {
+		line := fmt.Sprintf(`%s (finished; job_status {"id":%d} for its output)`, header(s, now, maxShortCommand), s.ID)
+		if i > 0 && b.Len()+len(line) > maxBytes {
+			fmt.Fprintf(&b, "\n(%s finished too: job_status without id lists them)", count(len(notes)-i, "more job", "more jobs"))
+			break
+		}
 		if i > 0 {
 			b.WriteByte('\n')
 		}
-		fmt.Fprintf(&b, `%s (finished; job_status {"id":%d} for its output)`, plainString(s.Header(now)), s.ID)
+		b.WriteString(line)
 	}
 	return b.String()
 }
 
-// listText is the text of job_status without id: one header per job, or
-// "no jobs" with a hint.
+// listText is the text of job_status without id: one header per job (its
+// command cut to maxListCommand characters), or "no jobs" with a hint.
 func listText(list []model.Snapshot, dropped int, now time.Time) string {
 	var lines []string
 	if len(list) == 0 {
 		lines = append(lines, `no jobs; start one with background {"command":"..."}`)
 	}
 	for _, s := range list {
-		lines = append(lines, plainString(s.Header(now)))
+		lines = append(lines, header(s, now, maxListCommand))
 	}
 	switch {
 	case dropped == 1:
@@ -184,13 +215,23 @@ func withNotes(text string, notes []model.Snapshot, now time.Time) string {
 	if len(notes) == 0 {
 		return text
 	}
-	return text + "\n\n" + noteLines(notes, now)
+	return text + "\n\n" + noteText(notes, now, model.DefaultResultBytes/4)
 }
 
-// quotePattern quotes an until pattern for a hint, on one line and cut to
+// quotePattern quotes a pattern for a note, on one line and cut to
 // maxPatternShown characters.
 func quotePattern(p string) string {
 	return `"` + model.OneLine(plainString(p), maxPatternShown) + `"`
+}
+
+// jsonString is s as a JSON string, for a call in a hint (<, > and & are
+// not escaped: the hint is read, not embedded in HTML).
+func jsonString(s string) string {
+	var b strings.Builder
+	e := json.NewEncoder(&b)
+	e.SetEscapeHTML(false)
+	_ = e.Encode(s) // a string always encodes
+	return strings.TrimSuffix(b.String(), "\n")
 }
 
 // compactSeconds formats d as seconds without trailing zeros: "5s",

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"runtime"
 	"sync"
 	"time"
 
@@ -65,10 +66,16 @@ var fieldHints = map[string]string{
 	model.FieldUntil:   ` (job_status's until)`,
 }
 
-// background starts a job. A job whose shell could not start at all is a
-// tool error that says why.
-func (s *server) background(ctx context.Context, req *mcp.CallToolRequest, in BackgroundArgs) (*mcp.CallToolResult, *Report, error) {
-	client := clientName(req)
+// background starts a job and returns its report, after waiting as
+// job_status does when wait is given. A job whose shell could not start at
+// all is a tool error that says why.
+func (s *server) background(ctx context.Context, req *mcp.CallToolRequest, in BackgroundArgs) (*mcp.CallToolResult, any, error) {
+	client, key := clientName(req), s.noteKey(req)
+	// The read's arguments are checked before anything starts.
+	opts, err := statusOptions(StatusArgs{Lines: in.Lines, Wait: in.Wait, Until: in.Until}, "0")
+	if err != nil {
+		return nil, nil, err
+	}
 	spec := model.Spec{Command: in.Command, Name: in.Name, Dir: in.Cwd, NoTTY: in.TTY != nil && !*in.TTY, Owner: client}
 	ctx, cancel := s.handlerContext(ctx)
 	defer cancel()
@@ -78,62 +85,90 @@ func (s *server) background(ctx context.Context, req *mcp.CallToolRequest, in Ba
 	}
 	if rep.Job.State == model.StateFailed {
 		// The result shows this job's fate: it is not noted again.
-		s.notes.take(s.noteKey(req), nil, rep.Job)
+		s.notes.take(key, nil, rep.Job)
 		return nil, nil, fail("job %d failed to start: %s", rep.Job.ID, plainString(rep.Job.Err))
 	}
-	now := s.opts.now()
-	out := newReport(rep, now)
-	return s.finish(req, reportText(rep, client, now), out, rep.Job), out, nil
+	return s.report(ctx, req, rep.Job.ID, opts, in.Until, view{full: true})
 }
 
-// status reports on one job, or lists every job without an id.
-func (s *server) status(ctx context.Context, req *mcp.CallToolRequest, in StatusArgs) (*mcp.CallToolResult, StatusOutput, error) {
+// status reports on one job; without an id it lists every job, or with
+// wait waits for any job.
+func (s *server) status(ctx context.Context, req *mcp.CallToolRequest, in StatusArgs) (*mcp.CallToolResult, any, error) {
 	if !in.ID.Given {
-		if in.Lines != nil || in.Since != nil || in.Wait != nil || in.Until != "" {
-			return nil, StatusOutput{}, fail(`lines, since, wait and until need an id: give the job ID or name, e.g. {"id": 2, "wait": 30}; job_status without id lists every job`)
+		if in.Lines != nil || in.Head != nil || in.Since != nil || in.Grep != "" || in.Context != nil {
+			return nil, nil, fail(`lines, head, since, grep and context need an id: give the job ID or name, e.g. {"id": 2, "grep": "FAIL"}; without id, job_status lists every job, or with wait waits for any of them`)
+		}
+		if in.Wait != nil || in.Until != "" {
+			return s.waitAny(ctx, req, in)
 		}
 		return s.list(req)
 	}
 	sel, err := checkSelector(toolStatus, in.ID)
 	if err != nil {
-		return nil, StatusOutput{}, &toolError{err}
+		return nil, nil, &toolError{err}
 	}
 	opts, err := statusOptions(in, sel)
 	if err != nil {
-		return nil, StatusOutput{}, err
+		return nil, nil, err
 	}
 	id, err := s.core.Resolve(sel)
 	if err != nil {
-		return nil, StatusOutput{}, coreFail(err)
-	}
-	if opts.Until != "" && !opts.HasSince {
-		// "A new line" is one this client has not been shown: lines that
-		// came between its last look and this call count too.
-		opts.Since, opts.HasSince = s.notes.cursor(s.noteKey(req), id), true
+		return nil, nil, coreFail(err)
 	}
 	ctx, cancel := s.handlerContext(ctx)
 	defer cancel()
+	v := view{grep: in.Grep, head: opts.Head, context: opts.Context}
+	return s.report(ctx, req, id, opts, in.Until, v)
+}
+
+// report waits and reads as opts say (an until wait starts after the line
+// this client's last one matched, or at the oldest line, unless since is
+// given) and renders the result as v says.
+func (s *server) report(ctx context.Context, req *mcp.CallToolRequest, id model.JobID, opts model.StatusOptions, until string, v view) (*mcp.CallToolResult, any, error) {
+	key := s.noteKey(req)
+	if opts.Until != "" && !opts.HasSince {
+		opts.After, _ = s.notes.matchCursor(key, id)
+		opts.HasAfter = true
+	}
 	if opts.Wait > 0 {
 		what := "job " + id.String() + " to end"
 		if opts.Until != "" {
-			what += " or a line to match " + quotePattern(in.Until)
+			what += " or a line to match " + quotePattern(until)
 		}
 		defer s.progress(ctx, req, opts.Wait.Seconds(), func(d time.Duration) string {
 			return fmt.Sprintf("waiting %s for %s", compactSeconds(d.Truncate(time.Second)), what)
 		})()
 	}
+	if opts.MaxBytes > model.DefaultResultBytes {
+		// A large result: collect what earlier ones left first, so that
+		// its copies (the lines, the text, the JSON) reuse that memory
+		// rather than grow the process by several times the result.
+		runtime.GC()
+	}
 	rep, err := s.core.Status(ctx, id, opts)
 	if err != nil {
-		return nil, StatusOutput{}, coreFail(err)
+		return nil, nil, coreFail(err)
 	}
-	now := s.opts.now()
-	out := newReport(rep, now)
-	return s.finish(req, reportText(rep, clientName(req), now), out, rep.Job), StatusOutput{Report: out}, nil
+	v.ww = waitWords{until: until, after: opts.After, hasAfter: opts.HasAfter || opts.HasSince}
+	if opts.HasSince && !opts.HasAfter {
+		v.ww.after = opts.Since
+	}
+	if w := rep.Wait; w != nil && w.Reason == model.WaitMatched && w.Match != nil {
+		seq := w.Match.Seq
+		if w.Match.Partial {
+			seq = rep.Job.Lines
+		}
+		v.ww.shown = w.Match.Seq > 0 && s.notes.wasShown(key, id, w.Match.Seq)
+		s.notes.matched(key, id, seq)
+	}
+	v.rep, v.budget = rep, opts.MaxBytes
+	return s.finish(req, v)
 }
 
-// statusOptions turns job_status's arguments into the core's options.
-// The core checks the bounds; only what cannot reach it in its own type
-// (a wait that is not a number of seconds) is refused here.
+// statusOptions turns job_status's arguments into the core's options, with
+// the result's byte budget. The core checks the bounds; only what cannot
+// reach it in its own type (seconds that are no duration, a budget that is
+// the result's) is checked here.
 func statusOptions(in StatusArgs, sel string) (model.StatusOptions, error) {
 	var opts model.StatusOptions
 	if in.Lines != nil {
@@ -142,9 +177,19 @@ func statusOptions(in StatusArgs, sel string) (model.StatusOptions, error) {
 			opts.Lines = -1 // given as 0: out of range, not the default
 		}
 	}
+	if in.Head != nil {
+		opts.Head = *in.Head
+		if opts.Head == 0 {
+			opts.Head = -1
+		}
+	}
 	if in.Since != nil {
 		opts.Since, opts.HasSince = *in.Since, true
 	}
+	if in.Context != nil {
+		opts.Context = *in.Context
+	}
+	opts.Grep = in.Grep
 	if in.Wait != nil {
 		w, err := seconds("wait", *in.Wait, model.MaxWait)
 		if err != nil {
@@ -156,6 +201,14 @@ func statusOptions(in StatusArgs, sel string) (model.StatusOptions, error) {
 		return opts, fail(`until needs wait: give the most seconds to wait too, e.g. {"id": %s, "wait": 30, "until": %s}`, jsonSelector(sel), quotePattern(in.Until))
 	}
 	opts.Until = in.Until
+	opts.MaxBytes = model.DefaultResultBytes
+	if in.MaxBytes != nil {
+		if err := model.CheckResultBytes(*in.MaxBytes); err != nil {
+			return opts, coreFail(err)
+		}
+		opts.MaxBytes = *in.MaxBytes
+	}
+	opts.LineBytes = lineBudget(opts.MaxBytes)
 	return opts, nil
 }
 
@@ -169,27 +222,14 @@ func seconds(name string, v float64, max time.Duration) (time.Duration, error) {
 	return time.Duration(v * float64(time.Second)), nil
 }
 
-// list is job_status without id: a line per job.
-func (s *server) list(req *mcp.CallToolRequest) (*mcp.CallToolResult, StatusOutput, error) {
-	now := s.opts.now()
-	list := s.core.List()
-	// The list shows every job's state: the client has now seen them all.
-	notes := s.notes.take(s.noteKey(req), list, list...)
-	briefs := make([]Brief, 0, len(list))
-	for _, snap := range list {
-		briefs = append(briefs, newBrief(snap, now))
-	}
-	text := withNotes(listText(list, s.core.Dropped(), now), notes, now)
-	return textResult(text), StatusOutput{Jobs: briefs}, nil
-}
-
-// kill stops a job and its tree.
-func (s *server) kill(ctx context.Context, req *mcp.CallToolRequest, in KillArgs) (*mcp.CallToolResult, *Report, error) {
+// kill stops a job and its tree and reports the lines the client has not
+// been shown yet.
+func (s *server) kill(ctx context.Context, req *mcp.CallToolRequest, in KillArgs) (*mcp.CallToolResult, any, error) {
 	sel, err := checkSelector(toolKill, in.ID)
 	if err != nil {
 		return nil, nil, &toolError{err}
 	}
-	client := clientName(req)
+	client, key := clientName(req), s.noteKey(req)
 	opts := model.KillOptions{By: client}
 	if in.Grace != nil {
 		g, err := seconds("grace", *in.Grace, model.MaxGrace)
@@ -205,22 +245,25 @@ func (s *server) kill(ctx context.Context, req *mcp.CallToolRequest, in KillArgs
 	if in.Restart {
 		return s.restart(ctx, req, id, opts)
 	}
+	opts.Read = model.StatusOptions{MaxBytes: model.DefaultResultBytes, LineBytes: lineBudget(model.DefaultResultBytes)}
+	if seen := s.notes.newest(key, id); seen > 0 {
+		opts.Read.Since, opts.Read.HasSince = seen, true
+	}
 	ctx, cancel := s.handlerContext(ctx)
 	defer cancel()
 	defer s.progress(ctx, req, 0, func(d time.Duration) string {
 		return fmt.Sprintf("stopping job %s: %s", id, compactSeconds(d.Truncate(time.Second)))
 	})()
 	rep, err := s.core.Kill(ctx, id, opts)
-	now := s.opts.now()
 	if err != nil {
 		if rep.Job.Command == "" {
 			return nil, nil, coreFail(err)
 		}
 		// The stop goes on; show where it stands.
-		return nil, nil, coreFail(fmt.Errorf("%w\n\n%s", err, reportText(rep, client, now)))
+		r := render(view{rep: rep, client: client, now: s.opts.now(), budget: model.DefaultResultBytes, kill: true})
+		return nil, nil, coreFail(fmt.Errorf("%w\n\n%s", err, r.text))
 	}
-	out := newReport(rep, now)
-	return s.finish(req, reportText(rep, client, now), out, rep.Job), out, nil
+	return s.finish(req, view{rep: rep, budget: model.DefaultResultBytes, kill: true})
 }
 
 // clientName is the calling client's name from its initialize request (or
@@ -237,21 +280,17 @@ func clientName(req *mcp.CallToolRequest) string {
 	return "agent"
 }
 
-// finish adds the notes of jobs that finished since the client last looked
-// (other than job, which the result shows) to a report result.
-func (s *server) finish(req *mcp.CallToolRequest, text string, out *Report, job model.Snapshot) *mcp.CallToolResult {
-	now := s.opts.now()
-	// The client has seen every line up to Next, unless the result left
-	// older ones out (a tail of the newest lines): then "not shown yet"
-	// still starts where it did.
-	if out != nil && out.Skipped == 0 {
-		s.notes.saw(s.noteKey(req), job.ID, out.Next)
-	}
-	notes := s.notes.take(s.noteKey(req), s.core.List(), job)
-	for _, n := range notes {
-		out.Finished = append(out.Finished, newBrief(n, now))
-	}
-	return textResult(withNotes(text, notes, now))
+// finish renders a report result: the finished-job notes of this client
+// (other than the job shown) go at its end, within the budget, and the
+// lines it shows count as shown to the client.
+func (s *server) finish(req *mcp.CallToolRequest, v view) (*mcp.CallToolResult, any, error) {
+	key := s.noteKey(req)
+	v.client, v.now = clientName(req), s.opts.now()
+	v.ww.now = v.now
+	v.notes = s.notes.take(key, s.core.List(), v.rep.Job)
+	r := render(v)
+	s.notes.saw(key, v.rep.Job.ID, r.shown)
+	return textResult(r.text), r.out, nil
 }
 
 // textResult is a result whose content is text.

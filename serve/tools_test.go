@@ -31,8 +31,8 @@ func TestToolsListed(t *testing.T) {
 		required    []string
 		mentions    []string
 	}{
-		{toolBackground, false, true, []string{"command"}, []string{"job_status", "job_kill", "since", "until"}},
-		{toolStatus, true, false, nil, []string{"since", "wait", "until", "lines"}},
+		{toolBackground, false, true, []string{"command"}, []string{"job_status", "job_kill", "wait", "until"}},
+		{toolStatus, true, false, nil, []string{"since", "wait", "until", "lines", "head", "grep", "context", "max_bytes", "timeout", "any job"}},
 		{toolKill, false, true, []string{"id"}, []string{"job_status", "grace"}},
 	}
 	for _, c := range cases {
@@ -57,7 +57,7 @@ func TestToolsListed(t *testing.T) {
 				t.Errorf("%s: description does not mention %q: %s", c.name, m, tool.Description)
 			}
 		}
-		if len(tool.Description) > 600 {
+		if len(tool.Description) > 800 {
 			t.Errorf("%s: description is %d bytes; keep it short", c.name, len(tool.Description))
 		}
 		in, _ := json.Marshal(tool.InputSchema)
@@ -197,20 +197,31 @@ func TestSinceCursor(t *testing.T) {
 	if !strings.Contains(text, "> line 8\n> line 9\n> line 0") {
 		t.Errorf("tail text = %q", text)
 	}
+	// With since, lines are the newest after it, and the result gives the
+	// call that reads the ones before; head gives the oldest.
 	res, text = ok(t, cs, toolStatus, map[string]any{"id": 0, "since": 3, "lines": 2})
 	r = Report{}
 	structured(t, res, &r)
-	if len(r.Lines) != 2 || r.Lines[0].Seq != 4 || r.Lines[1].Stream != "err" || r.Next != 5 || r.More != 5 {
+	if len(r.Lines) != 2 || r.Lines[0].Seq != 9 || r.Next != 10 || r.Skipped != 5 {
 		t.Errorf("since 3 lines 2: %+v", r)
 	}
-	if !strings.Contains(text, "! line 5") || !strings.Contains(text, `[… 5 more lines: job_status {"id":0,"since":5}]`) {
+	if !strings.Contains(text, `[… 5 lines not shown (earlier): job_status {"id":0,"since":3,"head":5}]`) {
 		t.Errorf("since text = %q", text)
+	}
+	res, text = ok(t, cs, toolStatus, map[string]any{"id": 0, "since": 3, "head": 2})
+	r = Report{}
+	structured(t, res, &r)
+	if len(r.Lines) != 2 || r.Lines[0].Seq != 4 || r.Lines[1].Stream != "err" || r.Next != 5 || r.More != 5 {
+		t.Errorf("since 3 head 2: %+v", r)
+	}
+	if !strings.Contains(text, "! line 5") || !strings.Contains(text, `[… 5 lines more: job_status {"id":0,"since":5,"head":2}]`) {
+		t.Errorf("head text = %q", text)
 	}
 	// Reading on with next gives the rest, no duplicates, no gap.
 	res, _ = ok(t, cs, toolStatus, map[string]any{"id": 0, "since": r.Next})
 	r = Report{}
 	structured(t, res, &r)
-	if len(r.Lines) != 5 || r.Lines[0].Seq != 6 || r.Next != 10 || r.More != 0 {
+	if len(r.Lines) != 5 || r.Lines[0].Seq != 6 || r.Next != 10 || r.More != 0 || r.Skipped != 0 {
 		t.Errorf("since 5: %+v", r)
 	}
 	res, _ = ok(t, cs, toolStatus, map[string]any{"id": 0, "since": 10})
@@ -239,10 +250,10 @@ func TestWaitReasons(t *testing.T) {
 	}{
 		// The words an agent reads from the real core (the README's
 		// session), now made by serve alone.
-		{"matched", map[string]any{"id": 0, "wait": 30, "until": "ready|listening"}, "matched", "wait: a line matched after 2s: ready on :8080\n"},
+		{"matched", map[string]any{"id": 0, "wait": 30, "until": "ready|listening"}, "matched", "wait: matched line 2 after 2s (printed 2s ago)\n"},
 		{"ended", map[string]any{"id": 1, "wait": 30, "until": "never"}, "ended", "wait: the job ended after 1s\n"},
-		{"already ended", map[string]any{"id": 1, "wait": 5}, "ended", "wait: the job ended after 0s\n"},
-		{"timeout", map[string]any{"id": 2, "wait": 5, "until": "ready"}, "timeout", "wait: timed out after 5s\n"},
+		{"already ended", map[string]any{"id": 1, "wait": 5}, "ended", "wait: the job ended at once\n"},
+		{"timeout", map[string]any{"id": 2, "wait": 5, "until": "ready"}, "timeout", "wait: timed out after 5s; no line matched \"ready\"\n"},
 		{"fractional timeout", map[string]any{"id": 2, "wait": 0.25}, "timeout", "wait: timed out after 300ms\n"},
 	}
 	for _, c := range cases {

@@ -2,42 +2,62 @@ package serve
 
 import (
 	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
 )
 
-// TestEndToEndUntilMatchesUnseenLines: until without since matches the
-// lines this client has not been shown yet, including one printed between
-// its last call and this one, and not one it was already shown.
-func TestEndToEndUntilMatchesUnseenLines(t *testing.T) {
+// TestEndToEndUntil: until against the real binary. The first wait of a
+// client on a job looks at the whole ring, so a line already shown in the
+// start report matches at once and says so; a second wait for the same
+// pattern waits for the next match, never an older one; with since, only
+// lines after it count.
+func TestEndToEndUntil(t *testing.T) {
 	t.Parallel()
 	cs, cmd := startServe(t, &recorder{}, os.Stderr)
 	defer func() { cs.Close(); waitExit(t, cmd, 30*time.Second) }()
-	ok(t, cs, toolBackground, map[string]any{"command": "echo hello; sleep 0.6; echo ready; sleep 30", "name": "srv"})
-	// "ready" comes while nobody asks.
-	time.Sleep(1500 * time.Millisecond) // the gap between two agent calls: the subject of the test
-	t0 := time.Now()
-	_, text := ok(t, cs, toolStatus, map[string]any{"id": "srv", "wait": 10, "until": "ready"})
-	if !strings.Contains(text, "wait: a line matched") || time.Since(t0) > 3*time.Second {
-		t.Fatalf("an unseen ready line must match at once:\n%s", text)
+	// The job prints its second line once the test says so.
+	trigger := filepath.Join(t.TempDir(), "go")
+	_, text := ok(t, cs, toolBackground, map[string]any{"command": "echo ready; until [ -e " + trigger + " ]; do sleep 0.05; done; echo tick 2; sleep 30", "name": "srv"})
+	if !strings.Contains(text, "> ready") {
+		t.Fatalf("the start report should show ready:\n%s", text)
 	}
-	// Now it was shown: waiting for it again times out (negative control).
-	_, text = ok(t, cs, toolStatus, map[string]any{"id": "srv", "wait": 0.5, "until": "ready"})
-	if !strings.Contains(text, "timed out") {
-		t.Fatalf("a line already shown must not match again:\n%s", text)
+	start := time.Now()
+	_, text = ok(t, cs, toolStatus, map[string]any{"id": "srv", "wait": 30, "until": "ready|tick"})
+	if !strings.Contains(text, "wait: matched line 1 at once") || !strings.Contains(text, "already in an earlier result") || time.Since(start) > 3*time.Second {
+		t.Fatalf("a line shown in the start report must match the first wait at once:\n%s", text)
+	}
+	// The same pattern again: the next match, line 2, printed while the
+	// wait runs (on a busy machine it may come before the call: then "at
+	// once"; never line 1 again).
+	time.AfterFunc(300*time.Millisecond, func() { os.WriteFile(trigger, nil, 0o600) })
+	_, text = ok(t, cs, toolStatus, map[string]any{"id": "srv", "wait": 30, "until": "ready|tick"})
+	if !strings.Contains(text, "wait: matched line 2 ") || strings.Contains(text, "already in an earlier result") {
+		t.Fatalf("the second wait must wait for the next match:\n%s", text)
+	}
+	// Nothing newer matches: a third wait times out (negative control).
+	_, text = ok(t, cs, toolStatus, map[string]any{"id": "srv", "wait": 0.5, "until": "ready|tick"})
+	if !strings.Contains(text, `wait: timed out after 500ms; no line after line 2 matched "ready|tick"`) {
+		t.Fatalf("no newer line: want a timeout:\n%s", text)
+	}
+	// With since, the lines after it count, whatever matched before.
+	_, text = ok(t, cs, toolStatus, map[string]any{"id": "srv", "since": 1, "wait": 5, "until": "tick"})
+	if !strings.Contains(text, "wait: matched line 2 at once") {
+		t.Fatalf("with since 1, line 2 matches:\n%s", text)
 	}
 	ok(t, cs, toolKill, map[string]any{"id": "srv", "grace": 0})
 
-	// A look at the newest line only (lines: 1) did not show "ready",
-	// printed before it: waiting for it still matches.
-	ok(t, cs, toolBackground, map[string]any{"command": "sleep 0.5; echo ready; seq 1 100; sleep 30", "name": "c"})
-	time.Sleep(1500 * time.Millisecond) // let it print everything: the subject of the test
-	if _, text := ok(t, cs, toolStatus, map[string]any{"id": "c", "lines": 1}); !strings.Contains(text, "> 100") {
-		t.Fatalf("tail: %s", text)
+	// Start and wait in one call.
+	start = time.Now()
+	res, text := ok(t, cs, toolBackground, map[string]any{"command": "echo booting; sleep 0.5; echo listening on 8080; sleep 30", "wait": 20, "until": "listening"})
+	var r Report
+	structured(t, res, &r)
+	if r.Wait == nil || r.Wait.Reason != "matched" || r.Wait.MatchSeq != 2 || !strings.Contains(text, "> listening on 8080") || time.Since(start) > 10*time.Second {
+		t.Fatalf("background with wait and until:\n%s\n%+v", text, r.Wait)
 	}
-	if _, text := ok(t, cs, toolStatus, map[string]any{"id": "c", "wait": 5, "until": "ready"}); !strings.Contains(text, "wait: a line matched") {
-		t.Fatalf("a line a tail left out is not shown yet:\n%s", text)
+	if !strings.HasPrefix(text, "job 1 running 0:00 echo booting; sleep 0.5; echo listening on 8080; sleep 30\n") {
+		t.Errorf("background's report shows the whole command: %q", text)
 	}
-	ok(t, cs, toolKill, map[string]any{"id": "c", "grace": 0})
+	ok(t, cs, toolKill, map[string]any{"id": 1, "grace": 0})
 }

@@ -192,6 +192,7 @@ func (e *StartError) Unwrap() error { return e.Err }
 // for concurrent use.
 type Handle struct {
 	proc    *os.Process // the supervisor (pidfd-backed); never waited on (waiter reaps it)
+	supPid  int         // proc's pid, kept apart: proc.Pid changes once it is released
 	waiter  *exitWaiter
 	tmpBase string // where the job's private directory is (privateBase)
 	stdout  *os.File
@@ -213,6 +214,12 @@ type Handle struct {
 
 // Pid is the leader's process ID, for display only.
 func (h *Handle) Pid() int { return h.pid }
+
+// SupervisorPid is the supervisor's process ID: the root of the job's
+// process tree, for walking the tree (never to signal: Stop does that). It
+// stays the supervisor's while the tree lives, since jobdeck reaps it only
+// after the tree is empty.
+func (h *Handle) SupervisorPid() int { return h.supPid }
 
 // Cgroup is the path of the job's cgroup v2 directory, or "" when the job
 // has none (no writable cgroup v2 hierarchy, or Config.NoCgroup).

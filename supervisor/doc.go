@@ -57,9 +57,13 @@
 // the supervisor): it travels over the control pipe and reaches bash
 // through the environment, or through a private temporary file when it is
 // longer than one environment string may be (MAX_ARG_STRLEN, 128 KiB), and
-// bash evals it after unsetting the variable. Because bash evals the text,
-// the leader is always bash: a command's signal death shows as exit
-// 128+n, unless the command starts with exec.
+// bash runs it after unsetting the variable. One simple command
+// (simple.go) that names a program is exec'd by the wrapper, so the leader
+// is the command itself and its signal death is its own ("killed by
+// SIGSEGV"); anything else runs in a command substitution of the wrapper,
+// where bash adds no note of its own to the job's output, and a signal
+// death shows as the shell's 128+n (leader_unix.go says why and what it
+// costs).
 //
 // A pty is in raw output mode (OPOST off) and, by default, not the job's
 // controlling terminal: with one, the kernel sends SIGHUP to the job's

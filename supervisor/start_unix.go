@@ -137,6 +137,7 @@ func Start(cfg Config) (*Handle, error) {
 		owned.remove(ctlW, evR, outR, errR)
 		h := &Handle{
 			proc:    proc,
+			supPid:  proc.Pid,
 			waiter:  waiter,
 			tmpBase: tmpBase,
 			stdout:  outR,

@@ -1,0 +1,384 @@
+package serve
+
+import (
+	"fmt"
+	"slices"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/jobdeck/jobdeck/jobs/sanitize"
+	"github.com/jobdeck/jobdeck/model"
+)
+
+// A report result is made in two steps: the core selects lines within a
+// byte budget of raw text (StatusOptions.MaxBytes, LineBytes), then render
+// words them and, where the words do not fit the result's budget (markers,
+// sanitised text, notes), leaves out more of the oldest lines. The text and
+// the structured content always show the same lines, with the same cuts.
+
+// lineBudget is the most bytes one line keeps in a result of budget bytes:
+// a sixteenth of it (1 KiB of 16 KiB; 16 KiB, the ring's own cap, of 256
+// KiB), at least 256. Longer lines are cut in the middle.
+func lineBudget(budget int) int { return max(256, budget/16) }
+
+// view is one report result to render.
+type view struct {
+	rep    model.Report
+	client string
+	now    time.Time
+	// full shows the whole command in the header (background's report).
+	full bool
+	// budget is the most bytes of text.
+	budget int
+	// head is the head count asked for (paging calls repeat it).
+	head int
+	// grep and context are the read's filter, repeated in paging calls.
+	grep    string
+	context int
+	// ww words the wait note (the matched line shown before, the
+	// search of a timeout).
+	ww waitWords
+	// kill words the report of a stop: no lines is "no new output".
+	kill bool
+	// lead is a line before the header (a restart says how the old run
+	// ended).
+	lead string
+	// notes are the finished jobs to note at the end.
+	notes []model.Snapshot
+}
+
+// shownLine is a rendered output line: prefix (a grep's "seq: ", and the
+// stream's marker) then body.
+type shownLine struct {
+	l      model.Line
+	prefix string
+	body   string // the line's text after its marker, with cut marks
+	match  bool   // a grep match (not context)
+}
+
+// size is the bytes of the line in the text, its newline included.
+func (l shownLine) size() int { return 1 + len(l.prefix) + len(l.body) }
+
+// rendered is a result: its text, its structured content, and the seqs of
+// the complete lines it shows.
+type rendered struct {
+	text  string
+	out   *Report
+	shown []uint64
+}
+
+// render words v within v.budget: it works out from sizes which of the
+// oldest lines to leave out, then writes the text once.
+func render(v view) rendered {
+	p := v.rep.Page
+	top := strings.Join(v.topLines(), "\n")
+	lines := v.lines(p.Lines, false)
+	partial := v.lines(p.Partial, true)
+	skipped := p.Skipped
+	notes := noteText(v.notes, v.now, v.budget/4)
+	if notes != "" {
+		notes = "\n\n" + notes
+	}
+	for {
+		calls, trailer := v.trailer(skipped, lines)
+		size := len(top) + linesSize(lines, v.grep != "") + linesSize(partial, false) + len(notes)
+		for _, t := range trailer {
+			size += 1 + len(t)
+		}
+		if size <= v.budget || len(lines)+len(partial) == 0 {
+			text := joinText(top, lines, partial, trailer, v.grep != "", size) + notes
+			out := v.structured(lines, partial, skipped, calls)
+			seqs := make([]uint64, 0, len(lines))
+			for _, l := range lines {
+				seqs = append(seqs, l.l.Seq)
+			}
+			return rendered{text: text, out: out, shown: seqs}
+		}
+		if len(lines) == 0 {
+			partial = nil
+			continue
+		}
+		// Leave out the oldest lines, enough of them for the text to fit
+		// (a grep leaves out whole matches with the context lines that were
+		// there for them alone); the next round checks.
+		for over := size - v.budget; over > 0 && len(lines) > 0; {
+			before := linesSize(lines, v.grep != "")
+			var dropped int
+			lines, dropped = v.dropOldest(lines)
+			skipped += uint64(dropped)
+			over -= before - linesSize(lines, v.grep != "")
+		}
+	}
+}
+
+// linesSize is the bytes of lines in the text, with a grep's "--" between
+// lines that do not follow each other.
+func linesSize(ls []shownLine, grep bool) int {
+	n := 0
+	for i, l := range ls {
+		n += l.size()
+		if grep && i > 0 && l.l.Seq != ls[i-1].l.Seq+1 {
+			n += 3
+		}
+	}
+	return n
+}
+
+// topLines are the header and the notes above the output lines.
+func (v view) topLines() []string {
+	s, p := v.rep.Job, v.rep.Page
+	cmdMax := maxShortCommand
+	if v.full {
+		cmdMax = maxFullCommand
+	}
+	lines := []string{header(s, v.now, cmdMax)}
+	if v.lead != "" {
+		lines = append([]string{v.lead}, lines...)
+	}
+	if s.Owner != "" && s.Owner != v.client {
+		lines = append(lines, "started by "+plainString(model.OneLine(s.Owner, 0)))
+	}
+	if note := stopNote(s.Stop, v.client, v.now); note != "" {
+		lines = append(lines, note)
+	}
+	if note := signalNote(s); note != "" {
+		lines = append(lines, note)
+	}
+	if s.Err != "" && s.State != model.StateFailed {
+		lines = append(lines, "note: "+plainString(s.Err))
+	}
+	for _, n := range s.Notes {
+		lines = append(lines, "note: "+plainString(n))
+	}
+	lines = append(lines, portLines(s)...)
+	if w := v.rep.Wait; w != nil {
+		ww := v.ww
+		if m := w.Match; m != nil {
+			for _, l := range append(p.Lines, p.Partial...) {
+				same := m.Seq > 0 && l.Seq == m.Seq || m.Partial && l.Partial && string(l.Text) == string(m.Text)
+				ww.inResult = ww.inResult || same
+			}
+		}
+		lines = append(lines, waitNote(w, ww))
+	}
+	if g := v.rep.Read.Grep; g != nil {
+		lines = append(lines, grepNote(v.grep, g.Matches, v.rep.Read, p.Next))
+	}
+	if p.Dropped > 0 {
+		lines = append(lines, fmt.Sprintf("[… %d lines dropped]", p.Dropped))
+	}
+	return lines
+}
+
+// lines renders output lines: "> text" or "! text", with "seq: " before a
+// grep match and "seq- " before a context line.
+func (v view) lines(ls []model.Line, partial bool) []shownLine {
+	out := make([]shownLine, 0, len(ls))
+	matched := map[uint64]bool{}
+	if g := v.rep.Read.Grep; g != nil {
+		for _, s := range g.Matched {
+			matched[s] = true
+		}
+	}
+	for _, l := range ls {
+		body := lineBody(l)
+		if partial {
+			body += " [no newline yet]"
+		}
+		prefix := l.Stream.Marker()
+		m := true
+		if v.grep != "" && !partial {
+			m = matched[l.Seq]
+			sep := ": "
+			if !m {
+				sep = "- "
+			}
+			prefix = strconv.FormatUint(l.Seq, 10) + sep + prefix
+		}
+		out = append(out, shownLine{l: l, prefix: prefix, body: body, match: m})
+	}
+	return out
+}
+
+// lineBody is a line's plain text with the marks of what was cut: "head
+// [… 11.0 KiB cut] tail", "[… 47.7 MiB cut]" at the end.
+func lineBody(l model.Line) string {
+	var s string
+	if l.Cut > 0 && l.CutAt <= len(l.Text) {
+		s = sanitize.Plain(l.Text[:l.CutAt]) + " [… " + byteSize(l.Cut) + " cut] " + sanitize.Plain(l.Text[l.CutAt:])
+	} else {
+		s = sanitize.Plain(l.Text)
+	}
+	if l.Dropped > 0 {
+		s += " [… " + byteSize(l.Dropped) + " cut]"
+	}
+	return s
+}
+
+// dropOldest leaves out the oldest line of ls, or with grep the oldest
+// match and the context lines no kept match needs; it returns the lines
+// kept and how many units (lines, or matches) it left out.
+func (v view) dropOldest(ls []shownLine) ([]shownLine, int) {
+	if v.grep == "" {
+		return ls[1:], 1
+	}
+	i := slices.IndexFunc(ls, func(l shownLine) bool { return l.match })
+	if i < 0 {
+		return nil, 0
+	}
+	ls = ls[i+1:]
+	c := uint64(v.context)
+	needed := func(l shownLine) bool {
+		for _, m := range ls {
+			if m.match && l.l.Seq+c >= m.l.Seq && l.l.Seq <= m.l.Seq+c {
+				return true
+			}
+		}
+		return false
+	}
+	for len(ls) > 0 && !ls[0].match && !needed(ls[0]) {
+		ls = ls[1:]
+	}
+	return ls, 1
+}
+
+// trailer is what ends the result: the calls that read what was left out,
+// the cursor to read on, or "(no output)".
+func (v view) trailer(skipped uint64, lines []shownLine) (calls []string, out []string) {
+	s, p, info := v.rep.Job, v.rep.Page, v.rep.Read
+	one, many := "line", "lines"
+	if v.grep != "" {
+		one, many = "match", "matches"
+	}
+	if skipped > 0 {
+		call := v.call(info.From, int(min(skipped, model.MaxStatusLines)))
+		calls = append(calls, call)
+		out = append(out, fmt.Sprintf("[… %s not shown (earlier): %s]", count(int(skipped), one, many), call))
+	}
+	if p.More > 0 {
+		call := v.call(p.Next, max(v.head, 1))
+		calls = append(calls, call)
+		out = append(out, fmt.Sprintf("[… %s more: %s]", count(int(p.More), one, many), call))
+	}
+	if len(lines) == 0 && len(p.Partial) == 0 && skipped == 0 && v.grep == "" {
+		switch {
+		case v.kill && p.Last > 0:
+			out = append(out, "(no new output)")
+		case p.Last == 0 && s.Done:
+			out = append(out, "(no output)")
+		}
+	}
+	if p.More == 0 && s.Live() {
+		next := v.call(p.Next, 0)
+		calls = append(calls, next)
+		out = append(out, "[next: "+next+"]")
+	}
+	return calls, out
+}
+
+// call is the job_status call that reads on from since: head units of the
+// read's grep, or (head 0) whatever is newer.
+func (v view) call(since uint64, head int) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, `job_status {"id":%d`, v.rep.Job.ID)
+	if v.grep != "" {
+		b.WriteString(`,"grep":`)
+		b.WriteString(jsonString(v.grep))
+		if v.context > 0 {
+			fmt.Fprintf(&b, `,"context":%d`, v.context)
+		}
+	}
+	fmt.Fprintf(&b, `,"since":%d`, since)
+	if head > 0 {
+		fmt.Fprintf(&b, `,"head":%d`, head)
+	}
+	b.WriteString("}")
+	return b.String()
+}
+
+// joinText puts the parts of a result together, size bytes; with grep,
+// "--" marks a gap between lines that do not follow each other.
+func joinText(top string, lines, partial []shownLine, trailer []string, grep bool, size int) string {
+	var b strings.Builder
+	b.Grow(size)
+	b.WriteString(top)
+	for i, l := range lines {
+		if grep && i > 0 && l.l.Seq != lines[i-1].l.Seq+1 {
+			b.WriteString("\n--")
+		}
+		b.WriteByte('\n')
+		b.WriteString(l.prefix)
+		b.WriteString(l.body)
+	}
+	for _, l := range partial {
+		b.WriteByte('\n')
+		b.WriteString(l.prefix)
+		b.WriteString(l.body)
+	}
+	for _, t := range trailer {
+		b.WriteByte('\n')
+		b.WriteString(t)
+	}
+	return b.String()
+}
+
+// structured is the structured content of a rendered report.
+func (v view) structured(lines, partial []shownLine, skipped uint64, calls []string) *Report {
+	snap, p := v.rep.Job, v.rep.Page
+	code, sig := exitFields(snap)
+	out := &Report{
+		ID: int(snap.ID), Name: plainString(snap.Name), State: snap.State.String(),
+		Status: plainString(snap.Status()), PID: snap.PID, Owner: plainString(snap.Owner),
+		ExitCode: code, Signal: sig, StillRunning: snap.Remaining,
+		ElapsedSeconds: roundSeconds(snap.Elapsed(v.now)), Error: plainString(snap.Err),
+		Lines: structLines(lines), Next: p.Next, Last: p.Last, Dropped: p.Dropped,
+		Skipped: skipped, More: p.More, Calls: calls,
+	}
+	if v.full {
+		out.Command = plainString(snap.Command)
+	}
+	if snap.Stop != nil {
+		out.StoppedBy = plainString(snap.Stop.By)
+	}
+	for _, n := range snap.Notes {
+		out.Notes = append(out.Notes, plainString(n))
+	}
+	if len(partial) > 0 {
+		out.Partial = structLines(partial)
+	}
+	if g := v.rep.Read.Grep; g != nil {
+		out.Matches = &g.Matches
+	}
+	if w := v.rep.Wait; w != nil {
+		out.Wait = structWait(w, v.ww.shown, v.now, false)
+	}
+	for _, n := range v.notes {
+		out.Finished = append(out.Finished, newBrief(n, v.now))
+	}
+	return out
+}
+
+// structLines converts rendered lines; never nil, so that it marshals as
+// [] and not null.
+func structLines(ls []shownLine) []Line {
+	out := make([]Line, 0, len(ls))
+	for _, l := range ls {
+		out = append(out, Line{Seq: l.l.Seq, Stream: l.l.Stream.String(), Text: l.body, Cut: l.l.Cut + l.l.Dropped, Context: !l.match})
+	}
+	return out
+}
+
+// structWait converts a wait's outcome; anyJob names its job.
+func structWait(w *model.WaitResult, shown bool, now time.Time, anyJob bool) *Wait {
+	out := &Wait{Reason: w.Reason.String(), WaitedSeconds: roundSeconds(w.Waited), Shown: shown}
+	if anyJob && w.Job >= 0 && w.Reason != model.WaitTimeout && w.Reason != model.WaitIdle {
+		id := int(w.Job)
+		out.Job = &id
+	}
+	if m := w.Match; m != nil {
+		out.MatchSeq = m.Seq
+		out.MatchAgeSeconds = roundSeconds(max(now.Sub(m.Time), 0))
+	}
+	return out
+}
