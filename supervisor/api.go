@@ -103,8 +103,10 @@ const (
 	EventEmpty
 	// EventLost: the supervisor went away without reporting an empty tree
 	// (it was killed, or crashed). jobdeck killed what it could still find
-	// of the tree (its cgroup, and processes carrying the job's markers);
-	// Event.Err says what happened. It is the last event.
+	// of the tree (its cgroup, processes carrying the job's markers and,
+	// where it adopts orphans, what came back to it) and removed the job's
+	// private directory; Event.Err says what happened. It is the last
+	// event.
 	EventLost
 	// EventLimit: the job was seen at its process limit (its forks
 	// failed); Event.Note says which limit and how it was seen. At most

@@ -56,3 +56,28 @@ func TestLimitReached(t *testing.T) {
 		t.Errorf("far below the limit: %q", msg)
 	}
 }
+
+// TestSetPidsMax: where the job's cgroup has pids.max (the pids controller
+// is on), it gets the job's RLIMIT_NPROC, or half the kernel's pid limit
+// when there is none; without the file nothing is written.
+func TestSetPidsMax(t *testing.T) {
+	t.Parallel()
+	cg := &jobCgroup{dir: t.TempDir(), fd: -1}
+	if n := cg.setPidsMax(procLimit{nproc: 136}); n != 0 {
+		t.Errorf("no pids controller: wrote %d", n)
+	}
+	file := filepath.Join(cg.dir, "pids.max")
+	if err := os.WriteFile(file, []byte("max\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if n := cg.setPidsMax(procLimit{nproc: 136}); n != 136 {
+		t.Errorf("with RLIMIT_NPROC 136: wrote %d", n)
+	}
+	if b, _ := os.ReadFile(file); string(b) != "136" {
+		t.Errorf("pids.max holds %q", b)
+	}
+	half := min(readUintFile("/proc/sys/kernel/pid_max"), readUintFile("/proc/sys/kernel/threads-max")) / 2
+	if n := cg.setPidsMax(procLimit{}); n != half || half == 0 {
+		t.Errorf("without RLIMIT_NPROC: wrote %d, want %d", n, half)
+	}
+}
