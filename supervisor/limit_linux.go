@@ -106,10 +106,13 @@ func readUintFile(path string) uint64 {
 // says so. With a pids controller it reads pids.events ("max": forks the
 // cgroup refused), exact and cheap. Otherwise it counts the user's
 // processes and threads (a scan of /proc/*/status) against the job's
-// RLIMIT_NPROC: at or above it, every fork in the job fails. That is a
-// sample taken when a stop begins (force) and, at most every limitEvery,
-// while the tree holds at least half the limit's worth of processes: a job
-// that touched the limit only between samples goes unreported.
+// RLIMIT_NPROC: at or above it, every fork in the job fails. A job pressing
+// on the limit hovers just below it (each process that exits lets one fork
+// through), so a count within nprocSlack of the limit counts as reaching
+// it. That is a sample taken when a stop begins (force) and, at most every
+// limitEvery, while the tree holds at least half the limit's worth of
+// processes: a job that touched the limit only between samples goes
+// unreported.
 func (l procLimit) reached(cgroup string, tree int, force bool) string {
 	if l.pids > 0 && cgroup != "" {
 		if n := pidsEventsMax(cgroup); n > 0 {
@@ -119,11 +122,15 @@ func (l procLimit) reached(cgroup string, tree int, force bool) string {
 	if l.nproc == 0 || (!force && uint64(tree) < l.nproc/2) {
 		return ""
 	}
-	if n := userTasks(l.uid); n >= l.nproc {
-		return fmt.Sprintf("the job hit its process limit: uid %d had %d processes and threads, at or over the job's RLIMIT_NPROC of %d (jobdeck's %d less a reserve for jobdeck), so forks in the job failed", l.uid, n, l.nproc, l.own)
+	if n := userTasks(l.uid); n+nprocSlack(l.nproc) >= l.nproc {
+		return fmt.Sprintf("the job hit its process limit: uid %d had %d processes and threads against the job's RLIMIT_NPROC of %d (jobdeck's %d less a reserve for jobdeck), so forks in the job failed", l.uid, n, l.nproc, l.own)
 	}
 	return ""
 }
+
+// nprocSlack is how far below the limit n a count still reaches it:
+// 1/64 of it, at least 1.
+func nprocSlack(n uint64) uint64 { return max(1, n/64) }
 
 // pidsEventsMax reads the "max" count of the cgroup's pids.events.
 func pidsEventsMax(dir string) uint64 {

@@ -19,7 +19,7 @@ const (
 	killEvery   = 20 * time.Millisecond  // after the grace: SIGKILL rounds until ECHILD
 	countEvery  = 500 * time.Millisecond // recount while the leader is gone or a stop runs
 	countMinGap = 20 * time.Millisecond  // coalesce recounts after bursts of reaps
-	limitEvery  = time.Second            // at most this often: is the job at its process limit?
+	limitEvery  = 250 * time.Millisecond // at most this often, for a big tree: is the job at its process limit?
 )
 
 // reapKind says what the reaper saw.
