@@ -417,7 +417,7 @@ func TestTermOnce(t *testing.T) {
 			t.Errorf("%s got SIGTERM %d times (%v), want once", name, got, err)
 		}
 		if !strings.Contains(string(b), "EXIT") {
-			t.Errorf("%s did not exit after its SIGTERM (its record: %q)", name, b)
+			t.Errorf("%s did not exit after its SIGTERM (its record: %q; the stop began at %.6f)", name, b, float64(stopAt.UnixMicro())/1e6)
 		}
 	}
 	if n := j.signalled(syscall.SIGKILL); n != 0 {

@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
 # term-counter.sh NAME — appends a line to $TERM_DIR/NAME for every SIGTERM
 # it gets and exits 0.5 s after the first one (so a second SIGTERM would be
-# recorded). It prints "NAME armed" once its trap is set.
-trap 'echo TERM >> "$TERM_DIR/$1"; left=10' TERM
+# recorded). It prints "NAME armed" once its trap is set. Each line carries
+# the time ($EPOCHREALTIME: no fork), for a failing test to show.
+trap 'echo "TERM $EPOCHREALTIME" >> "$TERM_DIR/$1"; left=10' TERM
 echo "$1 armed"
 left=1200
 while [ "$left" -gt 0 ]; do left=$((left - 1)); sleep 0.05 & wait $!; done
-echo EXIT >> "$TERM_DIR/$1"
+echo "EXIT $EPOCHREALTIME" >> "$TERM_DIR/$1"
