@@ -48,6 +48,9 @@ func TestImportGraph(t *testing.T) {
 	}{
 		{"model", true, []string{"jobs", "jobs/sanitize", "supervisor", "ui", "serve", "vhs"}},
 		{"supervisor", true, []string{"jobs", "jobs/sanitize", "ui", "serve", "vhs"}},
+		// The supervisor process's side never depends on jobdeck's.
+		{"supervisor/process", true, []string{"supervisor", "model", "jobs", "ports", "ui", "serve", "session", "vhs"}},
+		{"supervisor/internal/sys", true, []string{"supervisor", "supervisor/process", "model", "jobs", "ports", "ui", "serve", "session", "vhs"}},
 		{"jobs", false, []string{"ui", "serve", "vhs"}},
 		{"ui", true, []string{"supervisor", "jobs", "serve"}},
 		{"ui/present", true, []string{"supervisor", "jobs", "serve", "ui", "vhs"}},
@@ -65,5 +68,8 @@ func TestImportGraph(t *testing.T) {
 	}
 	if got := deps(t, "model", true); len(slices.DeleteFunc(got, func(p string) bool { return p == "model" })) > 0 {
 		t.Errorf("model imports project packages: %v", got)
+	}
+	if got := deps(t, "supervisor/wire", true); len(slices.DeleteFunc(got, func(p string) bool { return p == "supervisor/wire" })) > 0 {
+		t.Errorf("supervisor/wire imports project packages: %v", got)
 	}
 }

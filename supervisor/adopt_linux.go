@@ -9,9 +9,10 @@ import (
 	"sync/atomic"
 	"syscall"
 	"time"
-	"unsafe"
 
 	"golang.org/x/sys/unix"
+
+	"github.com/jobdeck/jobdeck/supervisor/internal/sys"
 )
 
 // Timing of the orphan sweeps in the process that hosts the jobs.
@@ -154,7 +155,7 @@ func sweepOrphans() int {
 	adopter.mu.Lock()
 	defer adopter.mu.Unlock()
 	found := 0
-	for _, pid := range childLister(childrenFiles())(adopter.self) {
+	for _, pid := range sys.ChildLister(sys.HasChildrenFiles())(adopter.self) {
 		if handleOrphan(pid) {
 			found++
 		}
@@ -165,7 +166,7 @@ func sweepOrphans() int {
 // handleOrphan kills and reaps pid if it is an orphan (see AdoptOrphans);
 // it reports whether it was one.
 func handleOrphan(pid int) bool {
-	if st, err := readStat(pid); err != nil || !isOrphan(st) {
+	if st, err := sys.ReadStat(pid); err != nil || !isOrphan(st) {
 		return false // cheap check first: most children are supervisors
 	}
 	fd, err := unix.PidfdOpen(pid, 0)
@@ -177,11 +178,11 @@ func handleOrphan(pid int) bool {
 	// reused between the two reads, the process behind fd is the old one
 	// and the signal below reaches nothing (ESRCH), and waitid waits for
 	// nothing (ECHILD): nothing but that process can be hit.
-	st, err := readStat(pid)
+	st, err := sys.ReadStat(pid)
 	if err != nil || !isOrphan(st) {
 		return false
 	}
-	if !st.zombie() {
+	if !st.Zombie() {
 		_ = unix.PidfdSendSignal(fd, unix.SIGKILL, nil, 0)
 	}
 	var si unix.Siginfo
@@ -191,7 +192,7 @@ func handleOrphan(pid int) bool {
 			break
 		}
 	}
-	if err == nil && (*chldInfo)(unsafe.Pointer(&si)).pid != 0 {
+	if err == nil && sys.ChildInfoOf(&si).Pid != 0 {
 		adopter.ended.Add(1)
 	}
 	return true
@@ -199,8 +200,8 @@ func handleOrphan(pid int) bool {
 
 // isOrphan reports whether st is a child of this process in another
 // session: a process of a job's tree that came back to us.
-func isOrphan(st procStat) bool {
-	return st.ppid == adopter.self && st.sid != adopter.sid
+func isOrphan(st sys.Stat) bool {
+	return st.PPid == adopter.self && st.Sid != adopter.sid
 }
 
 // orphanNote says, for EventLost, what the orphan reaper did after a

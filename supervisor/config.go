@@ -7,10 +7,85 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"runtime"
 	"strings"
+	"time"
 
 	"github.com/jobdeck/jobdeck/model"
+	"github.com/jobdeck/jobdeck/supervisor/wire"
 )
+
+// Arg is the hidden first argument that makes a jobdeck binary (or a test
+// binary whose TestMain checks for it) run as a supervisor: when
+// len(os.Args) > 1 && os.Args[1] == Arg, call os.Exit(Main()).
+const Arg = wire.Arg
+
+// EnvSession and EnvJob name the environment markers every process of a job
+// inherits: EnvSession=<Config.Session> and EnvJob=<Config.Job in decimal>.
+// jobdeck scans /proc/<pid>/environ for both to find what a lost supervisor
+// left behind.
+const (
+	EnvSession = wire.EnvSession
+	EnvJob     = wire.EnvJob
+)
+
+// DefaultGrace is the grace used when Config.Grace is zero: 5 s.
+const DefaultGrace = wire.DefaultGrace
+
+// DefaultRows and DefaultCols size a job's pty when Config.Rows or
+// Config.Cols is zero.
+const (
+	DefaultRows = 40
+	DefaultCols = 160
+)
+
+// Config says how to start one job.
+type Config struct {
+	// Command is the shell text; bash evals it. Not blank, no NUL byte, at
+	// most model.MaxCommandBytes.
+	Command string
+	// Dir is the job's working directory; it must exist and be a
+	// directory. Empty means jobdeck's working directory. A relative path
+	// is taken relative to jobdeck's working directory.
+	Dir string
+	// Env is the job's whole environment; nil means jobdeck's own
+	// (os.Environ()), an empty slice an empty one. The supervisor adds the markers
+	// JOBDECK_SESSION=<Session> and JOBDECK_JOB=<Job> (replacing any it
+	// inherited), sets PWD to Dir, and removes BASH_ENV and ENV so that
+	// bash reads no startup file.
+	Env []string
+	// TTY gives the job a pty on stdout (in raw output mode: OPOST off, so
+	// "\n" stays "\n"); false gives it a pipe. Stderr is always a pipe and
+	// stdin is always /dev/null.
+	TTY bool
+	// Ctty (with TTY) also makes the pty the job's controlling terminal,
+	// so /dev/tty opens. Off by default, because then the kernel sends
+	// SIGHUP to the job's background processes when the leader exits
+	// (the leader is the session leader: measured here, `sleep 9 & exit`
+	// loses its sleep), which breaks "leader exited, N still running".
+	// Without it, /dev/tty fails with ENXIO in both modes.
+	Ctty bool
+	// Rows and Cols size the pty; zero means 40 × 160.
+	Rows, Cols int
+	// Grace is the default time between SIGTERM and SIGKILL, used when
+	// jobdeck goes away (EOF on the control pipe); zero means 5 s, negative
+	// means none (SIGKILL at once).
+	Grace time.Duration
+	// Session and Job mark every process of the job (environment markers,
+	// cgroup name) so that leftovers can be found after a crash. Session
+	// is 1 to 64 characters of [A-Za-z0-9._-]; empty means a fresh random
+	// one (see Handle.Session).
+	Session string
+	Job     int
+	// NoCgroup keeps the job out of a cgroup v2 of its own even where one
+	// could be made; stops then rely on the subreaper walk alone.
+	NoCgroup bool
+	// Exe and Args start the supervisor process: an empty Exe means this
+	// binary ("/proc/self/exe" on Linux), empty Args []string{Arg}. They
+	// never carry the command.
+	Exe  string
+	Args []string
+}
 
 // maxSession is the longest Config.Session accepted.
 const maxSession = 64
@@ -104,10 +179,18 @@ func newSession() string {
 	return "s" + hex.EncodeToString(b[:])
 }
 
-// cgroupName is the name of a job's cgroup directory:
-// jobdeck-<session>-<job>.
-func cgroupName(session string, job int) string {
-	return fmt.Sprintf("jobdeck-%s-%d", session, job)
+// defaultExe is the supervisor binary when Config.Exe is empty: this very
+// binary. On Linux it is found through /proc, so that it still works after
+// the file on disk was replaced; elsewhere as os.Executable finds it.
+func defaultExe() string {
+	if runtime.GOOS == "linux" {
+		return "/proc/self/exe"
+	}
+	exe, err := os.Executable()
+	if err != nil {
+		return os.Args[0]
+	}
+	return exe
 }
 
 func startErr(sentinel error, reason string) *StartError {

@@ -13,6 +13,8 @@ import (
 	"strings"
 	"syscall"
 	"time"
+
+	"github.com/jobdeck/jobdeck/supervisor/internal/sys"
 )
 
 // runHelper runs the test binary as a helper process:
@@ -161,7 +163,7 @@ func fakeJobdeckMain() int {
 // process's mount namespace (it must have one of its own), so that no job
 // can get a cgroup. Without a cgroup2 mount there is nothing to do.
 func readOnlyCgroup2() error {
-	mnt, _, err := cgroup2Mount()
+	mnt, _, err := sys.Cgroup2Mount()
 	if err != nil {
 		return nil
 	}

@@ -17,6 +17,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/jobdeck/jobdeck/supervisor/internal/sys"
 )
 
 // helperEnv makes the test binary run a helper instead of the tests (see
@@ -284,9 +286,9 @@ func (j *testJob) signalled(sig syscall.Signal) int {
 // treeRuns reports whether a live process of the job's tree runs the
 // program comm (/proc/<pid>/comm).
 func (j *testJob) treeRuns(comm string) bool {
-	for _, p := range walkTree(j.h.proc.Pid) {
-		b, err := os.ReadFile("/proc/" + strconv.Itoa(p.pid) + "/comm")
-		if err == nil && !p.zombie() && strings.TrimSpace(string(b)) == comm {
+	for _, p := range sys.Walk(j.h.proc.Pid) {
+		b, err := os.ReadFile("/proc/" + strconv.Itoa(p.Pid) + "/comm")
+		if err == nil && !p.Zombie() && strings.TrimSpace(string(b)) == comm {
 			return true
 		}
 	}
@@ -313,11 +315,11 @@ func marked(marker string) []string {
 	skip := map[int]bool{}
 	for p := os.Getpid(); p > 1; {
 		skip[p] = true
-		st, err := readStat(p)
+		st, err := sys.ReadStat(p)
 		if err != nil {
 			break
 		}
-		p = st.ppid
+		p = st.PPid
 	}
 	m := []byte(marker)
 	var out []string
@@ -327,8 +329,8 @@ func marked(marker string) []string {
 		if err != nil || skip[pid] {
 			continue
 		}
-		st, err := readStat(pid)
-		if err != nil || st.zombie() {
+		st, err := sys.ReadStat(pid)
+		if err != nil || st.Zombie() {
 			continue
 		}
 		cmd, _ := os.ReadFile(fmt.Sprintf("/proc/%d/cmdline", pid))

@@ -4,11 +4,14 @@ import (
 	"bytes"
 	"fmt"
 	"os"
+	"path/filepath"
 	"strconv"
 	"strings"
 	"time"
 
 	"golang.org/x/sys/unix"
+
+	"github.com/jobdeck/jobdeck/supervisor/internal/sys"
 )
 
 // cleanupLost kills what a lost supervisor left of its job: first the
@@ -23,13 +26,13 @@ import (
 func cleanupLost(session string, job int, cgroup string) string {
 	var parts []string
 	if cgroup != "" {
-		if err := killCgroup(cgroup); err == nil {
+		if err := sys.KillCgroup(cgroup); err == nil {
 			parts = append(parts, "killed its cgroup")
 			deadline := time.Now().Add(2 * time.Second)
-			for cgroupPopulated(cgroup) && time.Now().Before(deadline) {
+			for sys.CgroupPopulated(cgroup) && time.Now().Before(deadline) {
 				time.Sleep(10 * time.Millisecond)
 			}
-			_ = removeCgroup(cgroup, time.Second)
+			_ = sys.RemoveCgroup(cgroup, time.Second)
 		} else if !os.IsNotExist(err) {
 			parts = append(parts, fmt.Sprintf("could not kill its cgroup %s: %v", cgroup, err))
 		}
@@ -51,6 +54,21 @@ func cleanupLost(session string, job int, cgroup string) string {
 	return strings.Join(parts, "; ")
 }
 
+// guessCgroup is the cgroup a supervisor started by this process would have
+// made for the job (jobdeck and its supervisors share a cgroup), or "" when
+// there is none. Used to clean up after a supervisor that died before it
+// reported its cgroup.
+func guessCgroup(session string, job int) string {
+	dir, err := sys.CgroupPath(session, job)
+	if err != nil {
+		return ""
+	}
+	if _, err := os.Stat(filepath.Join(dir, "cgroup.kill")); err != nil {
+		return ""
+	}
+	return dir
+}
+
 // killMarked SIGKILLs processes carrying both job markers, scanning again
 // until a scan finds none (a process may fork while the scan runs; a killed
 // one cannot). It returns how many distinct processes it killed.
@@ -58,7 +76,7 @@ func killMarked(session string, job int) int {
 	wantS := []byte(EnvSession + "=" + session)
 	wantJ := []byte(EnvJob + "=" + strconv.Itoa(job))
 	self := os.Getpid()
-	killed := map[procKey]bool{}
+	killed := map[sys.Key]bool{}
 	for round := 0; round < 50; round++ {
 		found := 0
 		entries, err := os.ReadDir("/proc")
@@ -81,11 +99,11 @@ func killMarked(session string, job int) int {
 			// process: if the pid was recycled since the scan, the new
 			// process fails this check; if it is recycled after it,
 			// the signal below reaches nothing (ESRCH).
-			st, serr := readStat(pid)
-			if serr == nil && !st.zombie() && hasMarkers(pid, wantS, wantJ) {
+			st, serr := sys.ReadStat(pid)
+			if serr == nil && !st.Zombie() && hasMarkers(pid, wantS, wantJ) {
 				if unix.PidfdSendSignal(fd, unix.SIGKILL, nil, 0) == nil {
 					found++
-					killed[st.key()] = true
+					killed[st.Key()] = true
 				}
 			}
 			unix.Close(fd)

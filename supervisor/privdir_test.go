@@ -8,6 +8,8 @@ import (
 	"path/filepath"
 	"strconv"
 	"testing"
+
+	"github.com/jobdeck/jobdeck/supervisor/wire"
 )
 
 // TestCleanStaleDirs: the private directory of a job whose jobdeck is dead
@@ -32,12 +34,12 @@ func TestCleanStaleDirs(t *testing.T) {
 		}
 		return d
 	}
-	stale := mk(privateName(deadPid+"-0a1b", 3) + "-123")
+	stale := mk(wire.PrivateName(deadPid+"-0a1b", 3) + "-123")
 	kept := []string{
-		mk(privateName(livePid+"-0a1b", 0) + "-456"),
-		mk(privateName("suptest-7", 1) + "-789"),
+		mk(wire.PrivateName(livePid+"-0a1b", 0) + "-456"),
+		mk(wire.PrivateName("suptest-7", 1) + "-789"),
 	}
-	link := filepath.Join(base, privateName(deadPid+"-ffff", 2)+"-1")
+	link := filepath.Join(base, wire.PrivateName(deadPid+"-ffff", 2)+"-1")
 	if err := os.Symlink(outside, link); err != nil {
 		t.Fatal(err)
 	}

@@ -8,46 +8,23 @@ import (
 	"strconv"
 	"strings"
 	"syscall"
+
+	"github.com/jobdeck/jobdeck/supervisor/wire"
 )
 
-// privatePrefix starts the name of every job's private directory:
-// jobdeck-job-<session>-<job>-<random>.
-const privatePrefix = "jobdeck-job-"
-
-// privateBase is where a job's private directory goes: the job's TMPDIR
-// when that is an absolute path to a directory, else os.TempDir (the
-// supervisor's, which is jobdeck's: it inherits jobdeck's environment).
-func privateBase(env []string) string {
-	if t, ok := lookEnv(env, "TMPDIR"); ok && filepath.IsAbs(t) {
-		if st, err := os.Stat(t); err == nil && st.IsDir() {
-			return t
-		}
-	}
-	return os.TempDir()
-}
-
-// privateDir makes the job's private directory (os.MkdirTemp, 0700) in
-// privateBase(env): it holds the stop mark and, for a long command, the
-// command file. Its name carries the session and the job, so that jobdeck
-// can remove it when the supervisor dies before it could
-// (removePrivateDirs), and a later jobdeck when both died (CleanStaleDirs).
-func privateDir(env []string, session string, job int) (string, error) {
-	return os.MkdirTemp(privateBase(env), privateName(session, job)+"-")
-}
-
-// privateName is the private directory's name without its random suffix.
-// Sessions hold only [A-Za-z0-9._-] (validSession), so the name has no
-// glob metacharacters.
-func privateName(session string, job int) string {
-	return privatePrefix + session + "-" + strconv.Itoa(job)
-}
+// A job's private directory, wire.PrivateName(session, job) and a random
+// suffix in sys.PrivateBase of its environment, holds the stop mark and,
+// for a long command, the command file. The supervisor makes it and
+// removes it when the tree is empty; jobdeck removes it when the
+// supervisor died first (removePrivateDirs), and a later jobdeck when both
+// died (CleanStaleDirs).
 
 // removePrivateDirs removes the private directories of job in base
 // (normally one): what a supervisor that died could not remove itself.
 // Only directories owned by this process's user are removed, never what a
 // symbolic link points to.
 func removePrivateDirs(base, session string, job int) {
-	dirs, _ := filepath.Glob(filepath.Join(base, privateName(session, job)+"-*"))
+	dirs, _ := filepath.Glob(filepath.Join(base, wire.PrivateName(session, job)+"-*"))
 	for _, d := range dirs {
 		removeOwnDir(d)
 	}
@@ -104,7 +81,7 @@ func cleanStaleDirsIn(base string) int {
 // privateDirPid parses jobdeck-job-<pid>-<hex>-<job>-<random> and returns
 // the pid.
 func privateDirPid(name string) (int, bool) {
-	rest, ok := strings.CutPrefix(name, privatePrefix)
+	rest, ok := strings.CutPrefix(name, wire.PrivatePrefix)
 	if !ok {
 		return 0, false
 	}

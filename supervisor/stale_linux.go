@@ -6,6 +6,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/jobdeck/jobdeck/supervisor/internal/sys"
 )
 
 // CleanStaleCgroups removes the cgroups that jobs of an earlier jobdeck
@@ -20,7 +22,7 @@ import (
 // runs again (reused) keeps its cgroups: they are left alone. It returns
 // how many it removed; without a writable cgroup v2 hierarchy, none.
 func CleanStaleCgroups() int {
-	dir, err := cgroupPath("x", 0)
+	dir, err := sys.CgroupPath("x", 0)
 	if err != nil {
 		return 0
 	}
@@ -44,13 +46,13 @@ func CleanStaleCgroups() int {
 			continue // that jobdeck (or a process with its pid) still runs
 		}
 		cg := filepath.Join(parent, e.Name())
-		if cgroupPopulated(cg) {
+		if sys.CgroupPopulated(cg) {
 			if supervised(cg) {
 				continue // its supervisor is stopping it (jobdeck died just now)
 			}
-			_ = killCgroup(cg)
+			_ = sys.KillCgroup(cg)
 		}
-		if removeCgroup(cg, time.Second) == nil {
+		if sys.RemoveCgroup(cg, time.Second) == nil {
 			n++
 		}
 	}
@@ -77,11 +79,11 @@ func supervised(dir string) bool {
 	}
 	pid := first
 	for i := 0; i < 64 && pid > 1; i++ {
-		st, err := readStat(pid)
+		st, err := sys.ReadStat(pid)
 		if err != nil {
 			return false
 		}
-		pid = st.ppid
+		pid = st.PPid
 		if in[pid] {
 			continue
 		}

@@ -13,7 +13,8 @@ import (
 	"syscall"
 	"time"
 
-	"github.com/creack/pty"
+	"github.com/jobdeck/jobdeck/supervisor/internal/sys"
+	"github.com/jobdeck/jobdeck/supervisor/wire"
 )
 
 // startTimeout bounds how long Start waits for the supervisor to take the
@@ -40,75 +41,120 @@ func Start(cfg Config) (*Handle, error) {
 	}
 	var owned fileSet // every fd this function opened, closed on failure
 	defer owned.closeAll()
-
-	ctlR, ctlW, err := os.Pipe()
+	f, err := openFiles(c, &owned)
 	if err != nil {
+		return nil, err
+	}
+	proc, waiter, err := spawnSupervisor(c, f)
+	if err != nil {
+		return nil, err
+	}
+	// jobdeck's copies of the child ends: EOF on evR / outR / errR must
+	// mean that the supervisor and the job are gone.
+	for _, x := range []*os.File{f.ctlR, f.evW, f.outW, f.errW} {
+		x.Close()
+		owned.remove(x)
+	}
+	tmpBase := sys.PrivateBase(c.Env)
+	deadline := time.Now().Add(startTimeout)
+	werr := sendStart(f.ctlW, c, deadline)
+	dec := json.NewDecoder(f.evR)
+	var first wire.Event
+	_ = f.evR.SetReadDeadline(deadline)
+	derr := dec.Decode(&first)
+	_ = f.evR.SetReadDeadline(time.Time{})
+
+	if derr == nil && first.Ev == wire.EvStarted {
+		owned.remove(f.ctlW, f.evR, f.outR, f.errR)
+		h := &Handle{
+			proc:    proc,
+			supPid:  proc.Pid,
+			waiter:  waiter,
+			tmpBase: tmpBase,
+			stdout:  f.outR,
+			stderr:  f.errR,
+			tty:     c.TTY,
+			events:  make(chan Event, eventBuffer),
+			pid:     first.Pid,
+			cgroup:  first.Cgroup,
+			session: c.Session,
+			job:     c.Job,
+			notes:   append(f.notes, first.Notes...),
+			ctl:     f.ctlW,
+		}
+		go h.readEvents(dec, f.evR)
+		return h, nil
+	}
+	// The job did not start. Make sure nothing is left, then say why.
+	f.ctlW.Close()
+	owned.remove(f.ctlW)
+	return nil, startFailed(c, proc, waiter, tmpBase, first, derr, werr)
+}
+
+// jobFiles are the descriptors Start opens for one job, each pipe as
+// jobdeck's end and the supervisor's.
+type jobFiles struct {
+	ctlR, ctlW *os.File // the control pipe: the supervisor reads ctlR
+	evR, evW   *os.File // the event pipe: the supervisor writes evW
+	outR, outW *os.File // the job's stdout: a pty's master and slave, or a pipe
+	errR, errW *os.File // the job's stderr pipe
+	notes      []string // what could not be set up on the pty
+}
+
+// openFiles opens the pipes and the pty of a job, adding each to owned.
+func openFiles(c Config, owned *fileSet) (*jobFiles, error) {
+	var f jobFiles
+	var err error
+	if f.ctlR, f.ctlW, err = os.Pipe(); err != nil {
 		return nil, startErr(ErrSupervisor, fmt.Sprintf("create the control pipe: %v", err))
 	}
-	owned.add(ctlR, ctlW)
-	evR, evW, err := os.Pipe()
-	if err != nil {
+	owned.add(f.ctlR, f.ctlW)
+	if f.evR, f.evW, err = os.Pipe(); err != nil {
 		return nil, startErr(ErrSupervisor, fmt.Sprintf("create the event pipe: %v", err))
 	}
-	owned.add(evR, evW)
-	var notes []string
-	var outR, outW *os.File
+	owned.add(f.evR, f.evW)
 	if c.TTY {
-		outR, outW, err = pty.Open()
+		f.outR, f.outW, f.notes, err = openPty(c.Rows, c.Cols, owned)
 		if err != nil {
 			return nil, startErr(ErrSupervisor, fmt.Sprintf("open a pty for the job's output: %v (set TTY off to use a pipe)", err))
 		}
-		owned.add(outR, outW)
-		if err := pty.Setsize(outR, &pty.Winsize{Rows: uint16(c.Rows), Cols: uint16(c.Cols)}); err != nil {
-			notes = append(notes, fmt.Sprintf("could not size the pty to %d×%d: %v", c.Rows, c.Cols, err))
-		}
-		if err := rawOutput(outW); err != nil {
-			notes = append(notes, fmt.Sprintf("pty output stays cooked (\\n becomes \\r\\n): %v", err))
-		}
-		if p, err := pollable(outR); err == nil && p != outR {
-			owned.remove(outR)
-			outR = p
-			owned.add(outR)
-		}
 	} else {
-		outR, outW, err = os.Pipe()
-		if err != nil {
+		if f.outR, f.outW, err = os.Pipe(); err != nil {
 			return nil, startErr(ErrSupervisor, fmt.Sprintf("create the stdout pipe: %v", err))
 		}
-		owned.add(outR, outW)
+		owned.add(f.outR, f.outW)
 	}
-	errR, errW, err := os.Pipe()
-	if err != nil {
+	if f.errR, f.errW, err = os.Pipe(); err != nil {
 		return nil, startErr(ErrSupervisor, fmt.Sprintf("create the stderr pipe: %v", err))
 	}
-	owned.add(errR, errW)
+	owned.add(f.errR, f.errW)
+	return &f, nil
+}
 
+// spawnSupervisor starts the supervisor process on the child ends of f.
+func spawnSupervisor(c Config, f *jobFiles) (*os.Process, *exitWaiter, error) {
 	cmd := exec.Command(c.Exe)
 	cmd.Args = append([]string{filepath.Base(os.Args[0])}, c.Args...)
-	cmd.Stdin = ctlR
+	cmd.Stdin = f.ctlR
 	cmd.Env = supervisorEnv()
 	cmd.Stdout, cmd.Stderr = nil, nil // /dev/null: the supervisor never writes to jobdeck's terminal
-	cmd.ExtraFiles = []*os.File{evW, outW, errW}
+	cmd.ExtraFiles = []*os.File{f.evW, f.outW, f.errW}
 	// Its own process group: Ctrl-C, Ctrl-\ and job-control signals of
 	// jobdeck's terminal go to the foreground group and never reach it.
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
 	pidfd := -1
 	supervisorPidfd(cmd.SysProcAttr, &pidfd)
 	if err := cmd.Start(); err != nil {
-		return nil, startErr(ErrSupervisor, fmt.Sprintf("start the supervisor %s: %v", c.Exe, err))
+		return nil, nil, startErr(ErrSupervisor, fmt.Sprintf("start the supervisor %s: %v", c.Exe, err))
 	}
-	proc := cmd.Process
-	waiter := newExitWaiter(proc, pidfd)
-	tmpBase := privateBase(c.Env)
-	// jobdeck's copies of the child ends: EOF on evR / outR / errR must
-	// mean that the supervisor and the job are gone.
-	for _, f := range []*os.File{ctlR, evW, outW, errW} {
-		f.Close()
-		owned.remove(f)
-	}
+	return cmd.Process, newExitWaiter(cmd.Process, pidfd), nil
+}
 
-	req := startRequest{
-		Op:       opStart,
+// sendStart writes the start request on the control pipe, giving up at
+// deadline.
+func sendStart(ctlW *os.File, c Config, deadline time.Time) error {
+	req := wire.StartRequest{
+		Op:       wire.OpStart,
 		Command:  []byte(c.Command),
 		Dir:      []byte(c.Dir),
 		Env:      make([][]byte, len(c.Env)),
@@ -122,45 +168,20 @@ func Start(cfg Config) (*Handle, error) {
 	for i, kv := range c.Env {
 		req.Env[i] = []byte(kv)
 	}
-	deadline := time.Now().Add(startTimeout)
 	_ = ctlW.SetWriteDeadline(deadline)
-	werr := writeJSONLine(ctlW, req)
+	err := wire.WriteLine(ctlW, req)
 	_ = ctlW.SetWriteDeadline(time.Time{})
+	return err
+}
 
-	dec := json.NewDecoder(evR)
-	var first wireEvent
-	_ = evR.SetReadDeadline(deadline)
-	derr := dec.Decode(&first)
-	_ = evR.SetReadDeadline(time.Time{})
-
-	if derr == nil && first.Ev == evStarted {
-		owned.remove(ctlW, evR, outR, errR)
-		h := &Handle{
-			proc:    proc,
-			supPid:  proc.Pid,
-			waiter:  waiter,
-			tmpBase: tmpBase,
-			stdout:  outR,
-			stderr:  errR,
-			tty:     c.TTY,
-			events:  make(chan Event, eventBuffer),
-			pid:     first.Pid,
-			cgroup:  first.Cgroup,
-			session: c.Session,
-			job:     c.Job,
-			notes:   append(notes, first.Notes...),
-			ctl:     ctlW,
-		}
-		go h.readEvents(dec, evR)
-		return h, nil
-	}
-
-	// The job did not start. Make sure nothing is left, then say why.
-	ctlW.Close()
-	owned.remove(ctlW)
-	if derr == nil && first.Ev == evFailed {
+// startFailed reaps a supervisor that did not report "started", cleans up
+// whatever of the job it may have left, and says why as a *StartError:
+// first is its first event (when derr is nil), werr the error of sending
+// the start request.
+func startFailed(c Config, proc *os.Process, waiter *exitWaiter, tmpBase string, first wire.Event, derr, werr error) error {
+	if derr == nil && first.Ev == wire.EvFailed {
 		waitBounded(waiter, proc, 5*time.Second)
-		return nil, startErr(failSentinel(first.Kind), first.Reason)
+		return startErr(failSentinel(first.Kind), first.Reason)
 	}
 	_ = proc.Kill() // pidfd-backed: cannot hit a recycled pid
 	state, _ := waiter.wait()
@@ -186,17 +207,17 @@ func Start(cfg Config) (*Handle, error) {
 	if what != "" {
 		why += "; " + what
 	}
-	return nil, startErr(ErrSupervisor, why+"; check that "+c.Exe+" is a jobdeck binary that handles "+Arg)
+	return startErr(ErrSupervisor, why+"; check that "+c.Exe+" is a jobdeck binary that handles "+Arg)
 }
 
 // failSentinel maps a "failed" event's kind to a StartError sentinel.
 func failSentinel(kind string) error {
 	switch kind {
-	case failDir:
+	case wire.FailDir:
 		return ErrBadDir
-	case failShell:
+	case wire.FailShell:
 		return ErrNoShell
-	case failCommand:
+	case wire.FailCommand:
 		return ErrBadCommand
 	}
 	return ErrSupervisor
@@ -208,119 +229,6 @@ func waitBounded(w *exitWaiter, p *os.Process, d time.Duration) {
 	t := time.AfterFunc(d, func() { _ = p.Kill() })
 	_, _ = w.wait()
 	t.Stop()
-}
-
-// readEvents decodes event lines into h.events until EOF, then reaps the
-// supervisor and, when it never reported an empty tree, cleans up after it
-// and sends EventLost. It closes h.events last.
-func (h *Handle) readEvents(dec *json.Decoder, evR *os.File) {
-	defer close(h.events)
-	var decodeErr error
-	for {
-		var w wireEvent
-		if err := dec.Decode(&w); err != nil {
-			if !errors.Is(err, io.EOF) && !errors.Is(err, os.ErrClosed) {
-				decodeErr = err
-			}
-			break
-		}
-		ev, ok := w.toEvent()
-		if !ok {
-			continue
-		}
-		if ev.Kind == EventEmpty {
-			h.empty.Store(true)
-		}
-		h.events <- ev
-	}
-	evR.Close()
-	state, werr := h.waiter.wait()
-	// Nobody reads the control pipe any more: release it even when the
-	// caller never calls Close.
-	h.ctlMu.Lock()
-	if h.ctl != nil {
-		h.ctl.Close()
-		h.ctl = nil
-	}
-	h.ctlMu.Unlock()
-	if h.empty.Load() {
-		return
-	}
-	why := "the supervisor exited without reporting an empty tree"
-	switch {
-	case werr != nil:
-		why += fmt.Sprintf(" (wait: %v)", werr)
-	case state != "":
-		why += " (" + state + ")"
-	}
-	if decodeErr != nil {
-		why += fmt.Sprintf("; its events were unreadable: %v", decodeErr)
-	}
-	why += "; " + cleanupLost(h.session, h.job, h.cgroup)
-	// The supervisor removes the job's private directory when the tree is
-	// empty; it did not get there.
-	removePrivateDirs(h.tmpBase, h.session, h.job)
-	h.events <- Event{Kind: EventLost, Time: time.Now(), Err: why}
-}
-
-// toEvent converts an event line; ok is false for lines that are not
-// events of a running job.
-func (w wireEvent) toEvent() (Event, bool) {
-	ev := Event{Time: time.Unix(0, w.T)}
-	if w.T == 0 {
-		ev.Time = time.Now()
-	}
-	switch w.Ev {
-	case evExit:
-		ev.Kind = EventExit
-		ev.Exit.Code, ev.Exit.Signal, ev.Exit.Core = w.Code, w.Signal, w.Core
-		ev.Remaining = w.Remaining
-	case evRemaining:
-		ev.Kind = EventRemaining
-		ev.Remaining = w.Remaining
-	case evSignalled:
-		ev.Kind = EventSignalled
-		ev.Signal, ev.Count = w.Signal, w.Count
-	case evEmpty:
-		ev.Kind = EventEmpty
-	case evLimit:
-		ev.Kind = EventLimit
-		ev.Note = w.Reason
-	default:
-		return ev, false
-	}
-	return ev, true
-}
-
-// Stop asks for the stop sequence with the given grace (zero or negative:
-// SIGKILL at once, without SIGTERM). It returns at once; progress arrives as
-// events. Asking again with a shorter grace shortens the running stop; a
-// longer one changes nothing. Stop after EventEmpty returns nil; after Close
-// it returns ErrClosed; when the supervisor is gone it returns an error
-// wrapping ErrGone.
-func (h *Handle) Stop(grace time.Duration) error {
-	if grace < 0 {
-		grace = 0
-	}
-	return h.control(controlRequest{Op: opStop, GraceNS: int64(grace)})
-}
-
-// Close closes the control pipe: the supervisor stops the tree with
-// Config.Grace and exits. Events still arrive until the channel closes.
-// Close does not close Stdout or Stderr (the caller does, after EOF). It is
-// idempotent and returns nil.
-func (h *Handle) Close() error {
-	h.ctlMu.Lock()
-	defer h.ctlMu.Unlock()
-	if h.closed {
-		return nil
-	}
-	h.closed = true
-	if h.ctl != nil {
-		h.ctl.Close()
-		h.ctl = nil
-	}
-	return nil
 }
 
 // fileSet tracks open files so that every failure path closes them.

@@ -21,6 +21,7 @@ import (
 
 	"github.com/jobdeck/jobdeck/internal/testtimeout"
 	"github.com/jobdeck/jobdeck/model"
+	"github.com/jobdeck/jobdeck/supervisor/internal/sys"
 )
 
 func TestStartRejectsBadConfig(t *testing.T) {
@@ -685,18 +686,18 @@ func TestJobdeckDeath(t *testing.T) {
 // children files finds the same tree as the children files.
 func TestChildListersAgree(t *testing.T) {
 	t.Parallel()
-	if !childrenFiles() {
+	if !sys.HasChildrenFiles() {
 		t.Skip("this kernel has no /proc/<pid>/task/<tid>/children to compare with")
 	}
 	j := startJob(t, Config{Command: `bash "$TESTDATA/escapees.sh"`})
 	j.mustOut("READY", 10*time.Second)
 	// Walk from the job's supervisor (other parallel tests churn elsewhere).
 	root := j.h.proc.Pid
-	pids := func(ps []procStat) map[int]bool {
+	pids := func(ps []sys.Stat) map[int]bool {
 		m := map[int]bool{}
 		for _, p := range ps {
-			if !p.zombie() {
-				m[p.pid] = true
+			if !p.Zombie() {
+				m[p.Pid] = true
 			}
 		}
 		return m
@@ -707,8 +708,8 @@ func TestChildListersAgree(t *testing.T) {
 	// agree on a moment when the whole tree is there.
 	var a, b map[int]bool
 	ok := waitFor(10*time.Second, func() bool {
-		a = pids(walkTreeWith(root, childLister(true)))
-		b = pids(walkTreeWith(root, childLister(false)))
+		a = pids(sys.WalkWith(root, sys.ChildLister(true)))
+		b = pids(sys.WalkWith(root, sys.ChildLister(false)))
 		return fmt.Sprint(a) == fmt.Sprint(b) && len(a) >= 10
 	})
 	if !ok {
@@ -858,7 +859,7 @@ func TestStopHydra(t *testing.T) {
 // that cannot exist) is removed, with what ran in it; one of a live pid
 // (this test's) is left alone.
 func TestCleanStaleCgroups(t *testing.T) {
-	dir, err := cgroupPath("x", 0)
+	dir, err := sys.CgroupPath("x", 0)
 	if err != nil {
 		t.Skipf("no cgroup v2 here: %v", err)
 	}

@@ -1,14 +1,13 @@
-//go:build unix && !(linux || darwin || freebsd || netbsd || openbsd || dragonfly)
+//go:build unix && !linux
 
 package supervisor
 
 import (
-	"errors"
 	"os"
+
+	"golang.org/x/sys/unix"
 )
 
-// rawOutput is not implemented on this Unix: the job's pty output stays
-// cooked ("\n" arrives as "\r\n"), and Start says so in Handle.Notes.
-func rawOutput(*os.File) error {
-	return errors.New("clearing OPOST is not implemented on this operating system")
-}
+// rawOutput clears OPOST on the pty slave f (see termios_linux.go) with
+// the BSD ioctls, which macOS shares.
+func rawOutput(f *os.File) error { return clearOPOST(f, unix.TIOCGETA, unix.TIOCSETA) }

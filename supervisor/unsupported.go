@@ -2,7 +2,15 @@
 
 package supervisor
 
-import "time"
+import (
+	"fmt"
+	"runtime"
+	"time"
+)
+
+// Not a Unix (Windows, Plan 9, WebAssembly): jobdeck builds, but it cannot
+// run jobs. Every function here says so or does nothing; .ci/run keeps
+// this build honest (GOOS=windows go vet ./...).
 
 // Start cannot run jobs on this operating system: it always returns a
 // *StartError wrapping ErrUnsupported.
@@ -10,7 +18,7 @@ func Start(cfg Config) (*Handle, error) {
 	if _, err := normalize(cfg); err != nil {
 		return nil, err
 	}
-	return nil, startErr(ErrUnsupported, "jobdeck runs jobs on Linux and other Unix systems only")
+	return nil, startErr(ErrUnsupported, "jobdeck runs jobs on Linux, macOS and the BSDs only")
 }
 
 // Stop has nothing to stop here.
@@ -27,6 +35,17 @@ func Main() int { return 2 }
 
 // Hygiene does nothing here.
 func Hygiene() {}
+
+// SetProcessName does nothing here.
+func SetProcessName(string) {}
+
+// AdoptOrphans cannot: there is no job whose orphans to adopt.
+func AdoptOrphans() error {
+	return fmt.Errorf("jobdeck runs no jobs on %s", runtime.GOOS)
+}
+
+// CleanStaleCgroups does nothing here: there are no cgroups.
+func CleanStaleCgroups() int { return 0 }
 
 // CleanStaleDirs does nothing here: no job ever made a directory.
 func CleanStaleDirs() int { return 0 }

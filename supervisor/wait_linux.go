@@ -5,9 +5,10 @@ import (
 	"fmt"
 	"os"
 	"syscall"
-	"unsafe"
 
 	"golang.org/x/sys/unix"
+
+	"github.com/jobdeck/jobdeck/supervisor/internal/sys"
 )
 
 // exitWaiter reaps one supervisor without holding an OS thread while it
@@ -86,11 +87,11 @@ func waitPidfd(fd int, flags int) (desc string, err error) {
 	if err != nil {
 		return "", err
 	}
-	ci := (*chldInfo)(unsafe.Pointer(&si))
-	if ci.pid == 0 {
+	ci := sys.ChildInfoOf(&si)
+	if ci.Pid == 0 {
 		return "", nil
 	}
-	return describeExit(ci.code, int(ci.status)), nil
+	return describeExit(ci.Code, int(ci.Status)), nil
 }
 
 // si_code values of a waitid result (siginfo.h); x/sys/unix has no names
