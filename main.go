@@ -1,3 +1,5 @@
+//go:build unix
+
 // Command jobdeck is a job console for a coding session: a terminal UI in
 // which a developer watches and kills background jobs, and, with --serve, an
 // MCP server through which a coding agent drives the same kind of jobs.

@@ -11,7 +11,6 @@ import (
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
-	"golang.org/x/sys/unix"
 )
 
 // HTTP defaults (HTTPOptions' zero values).
@@ -73,16 +72,6 @@ func (o HTTPOptions) withDefaults() HTTPOptions {
 		o.MaxConns = defaultMaxConns()
 	}
 	return o
-}
-
-// defaultMaxConns leaves room under RLIMIT_NOFILE for the jobs' pipes and
-// ptys.
-func defaultMaxConns() int {
-	var lim unix.Rlimit
-	if err := unix.Getrlimit(unix.RLIMIT_NOFILE, &lim); err != nil || lim.Cur > 1<<20 {
-		return 128
-	}
-	return min(max((int(lim.Cur)-32)/2, 4), 128)
 }
 
 // RunHTTP serves the MCP tools over streamable HTTP at http://Addr/mcp

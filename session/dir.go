@@ -7,7 +7,6 @@ import (
 	"os"
 	"path/filepath"
 	"strconv"
-	"syscall"
 )
 
 // EnvDir names the environment variable that overrides where sessions keep
@@ -75,8 +74,8 @@ func checkDir(dir string, uid int) error {
 	case !st.IsDir():
 		return fmt.Errorf("%w: %s is not a directory: %s", ErrUnsafeDir, dir, fix)
 	}
-	if sys, ok := st.Sys().(*syscall.Stat_t); ok && int(sys.Uid) != uid {
-		return fmt.Errorf("%w: %s belongs to uid %d, not to you (uid %d): %s", ErrUnsafeDir, dir, sys.Uid, uid, fix)
+	if owner, ok := fileOwner(st); ok && owner != uid {
+		return fmt.Errorf("%w: %s belongs to uid %d, not to you (uid %d): %s", ErrUnsafeDir, dir, owner, uid, fix)
 	}
 	if perm := st.Mode().Perm(); perm != dirMode {
 		return fmt.Errorf("%w: %s has mode %04o; it must be 0700 so that no other user can reach your sessions: run chmod 700 %s", ErrUnsafeDir, dir, perm, dir)
