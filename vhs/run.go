@@ -111,28 +111,12 @@ func (tp *Tape) Run(ctx context.Context, opts Options) (snaps []Snapshot, err er
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w: bash: install bash", tp.Name, ErrRequire)
 	}
-	// A fixed environment, nothing inherited but TMPDIR: NO_COLOR, COLORTERM,
-	// LC_* and the developer's settings must not change the goldens.
-	env := []string{
-		"PATH=" + path, "HOME=" + home, "SHELL=" + bash, "PS1=" + Prompt,
-		"TERM=xterm-256color", "LANG=C.UTF-8",
-	}
-	if tmp := os.Getenv("TMPDIR"); tmp != "" {
-		env = append(env, "TMPDIR="+tmp)
-	}
-	// Each replay has sessions of its own (tapes run in the same worktree,
-	// and must not meet each other's jobs), and they end before Run
-	// returns, so that HOME can go.
-	sessions := filepath.Join(home, ".jobdeck-sessions")
-	env = append(env, "JOBDECK_SESSION_DIR="+sessions)
-	defer waitSessions(sessions, SessionsEnd)
-	// The demo dev server's port: free, and this replay's alone.
-	port, err := freePort()
+	env, sessions, err := tp.environment(opts, path, home, bash)
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", tp.Name, err)
 	}
-	env = append(env, DemoPortEnv+"="+port)
-	env = append(append(env, opts.Env...), tp.Env...)
+	// Each replay's sessions end before Run returns, so that HOME can go.
+	defer waitSessions(sessions, SessionsEnd)
 
 	cols, rows := tp.Cells()
 	term, err := StartTerm(TermOptions{Argv: append([]string{bash}, ShellArgv[1:]...), Env: env, Dir: dir, Cols: cols, Rows: rows})
@@ -154,26 +138,57 @@ func (tp *Tape) Run(ctx context.Context, opts Options) (snaps []Snapshot, err er
 	if err := term.Settle(opts.Quiet, opts.SettleLimit); err != nil {
 		return nil, fmt.Errorf("%s: after the first prompt: %w", tp.Name, err)
 	}
+	return r.snaps, r.steps(ctx, logf, cols, rows)
+}
+
+// steps executes every step of the tape, a mouse event (Escape then its
+// report) as one, until one fails or ctx ends.
+func (r *replay) steps(ctx context.Context, logf func(string, ...any), cols, rows int) error {
+	tp, term := r.tp, r.term
 	for i := 0; i < len(tp.Steps); i++ {
 		c := tp.Steps[i]
 		if err := ctx.Err(); err != nil {
-			return r.snaps, fmt.Errorf("%s: step %d (%s): %w", tp.Name, i+1, describe(c), err)
+			return fmt.Errorf("%s: step %d (%s): %w", tp.Name, i+1, describe(c), err)
 		}
 		if ev, ok, _ := mouseStep(tp.Steps, i, cols, rows); ok { // checked by ParseTape
 			logf("%s: steps %d-%d: mouse %v", tp.Name, i+1, i+2, ev)
 			term.SendMouse(ev)
 			if err := sleep(ctx, r.delay(tp.Steps[i+1].Options)); err != nil {
-				return r.snaps, err
+				return err
 			}
 			i++
 			continue
 		}
 		logf("%s: step %d: %s", tp.Name, i+1, describe(c))
 		if err := r.step(ctx, c); err != nil {
-			return r.snaps, fmt.Errorf("%s: step %d (%s): %w", tp.Name, i+1, describe(c), err)
+			return fmt.Errorf("%s: step %d (%s): %w", tp.Name, i+1, describe(c), err)
 		}
 	}
-	return r.snaps, nil
+	return nil
+}
+
+// environment is the shell's whole environment: a fixed one, nothing
+// inherited but TMPDIR (NO_COLOR, COLORTERM, LC_* and the developer's
+// settings must not change the goldens), with sessions of this replay's own
+// (tapes run in the same worktree, and must not meet each other's jobs) in
+// the directory sessions, and a free port for the demo dev server, this
+// replay's alone.
+func (tp *Tape) environment(opts Options, path, home, bash string) (env []string, sessions string, err error) {
+	env = []string{
+		"PATH=" + path, "HOME=" + home, "SHELL=" + bash, "PS1=" + Prompt,
+		"TERM=xterm-256color", "LANG=C.UTF-8",
+	}
+	if tmp := os.Getenv("TMPDIR"); tmp != "" {
+		env = append(env, "TMPDIR="+tmp)
+	}
+	sessions = filepath.Join(home, ".jobdeck-sessions")
+	env = append(env, "JOBDECK_SESSION_DIR="+sessions)
+	port, err := freePort()
+	if err != nil {
+		return nil, "", err
+	}
+	env = append(env, DemoPortEnv+"="+port)
+	return append(append(env, opts.Env...), tp.Env...), sessions, nil
 }
 
 func (o Options) withDefaults() Options {

@@ -1,7 +1,6 @@
 package vhs
 
 import (
-	"encoding/json"
 	"errors"
 	"fmt"
 	"os"
@@ -158,6 +157,17 @@ func ParseTape(name, src string) (*Tape, error) {
 		}
 		tp.Steps = append(tp.Steps, c)
 	}
+	problems = append(problems, tp.checkWhole()...)
+	if len(problems) > 0 {
+		return nil, errors.Join(problems...)
+	}
+	return tp, nil
+}
+
+// checkWhole checks what only the whole tape shows: mouse reports that
+// fit the grid, and a frame VHS can draw.
+func (tp *Tape) checkWhole() []error {
+	var problems []error
 	cols, rows := tp.Settings.Cells()
 	for i := range tp.Steps {
 		if _, _, err := mouseStep(tp.Steps, i, cols, rows); err != nil {
@@ -168,108 +178,11 @@ func ParseTape(name, src string) (*Tape, error) {
 		problems = append(problems, fmt.Errorf("%w: VHS needs Width ≥ %d and Height ≥ %d with this Padding/Margin (got %d × %d); Width/Height are pixels, see vhs/README.md",
 			ErrBadValue, w, h, tp.Settings.Width, tp.Settings.Height))
 	}
-	if len(problems) > 0 {
-		return nil, errors.Join(problems...)
-	}
-	return tp, nil
+	return problems
 }
 
 // Cells returns the tape's terminal grid (Settings.Cells).
 func (tp *Tape) Cells() (cols, rows int) { return tp.Settings.Cells() }
-
-// applySet checks one Set value the way VHS's ExecuteSet* functions parse it
-// and records the ones the runner uses.
-func (tp *Tape) applySet(opt, arg string) error {
-	s := &tp.Settings
-	posInt := func(dst *int, min int) error {
-		n, err := strconv.Atoi(arg)
-		if err != nil || n < min {
-			return fmt.Errorf("%w: Set %s wants an integer ≥ %d, got %q", ErrBadValue, opt, min, arg)
-		}
-		*dst = n
-		return nil
-	}
-	posFloat := func(dst *float64, positive bool) error {
-		f, err := strconv.ParseFloat(arg, 64)
-		if err != nil || (positive && f <= 0) {
-			return fmt.Errorf("%w: Set %s wants a number, got %q", ErrBadValue, opt, arg)
-		}
-		*dst = f
-		return nil
-	}
-	var scratch int
-	var fscratch float64
-	switch opt {
-	case "Width":
-		return posInt(&s.Width, 1)
-	case "Height":
-		return posInt(&s.Height, 1)
-	case "FontSize":
-		return posInt(&s.FontSize, 1)
-	case "Padding":
-		return posInt(&s.Padding, 0)
-	case "Margin":
-		return posInt(&s.Margin, 0)
-	case "WindowBarSize":
-		return posInt(&s.WindowBarSize, 0)
-	case "BorderRadius":
-		return posInt(&scratch, 0)
-	case "Framerate":
-		return posInt(&scratch, 1)
-	case "LetterSpacing":
-		return posFloat(&s.LetterSpacing, false)
-	case "LineHeight":
-		return posFloat(&s.LineHeight, true)
-	case "PlaybackSpeed":
-		return posFloat(&fscratch, true)
-	case "LoopOffset":
-		if _, err := strconv.ParseFloat(strings.TrimSuffix(arg, "%"), 64); err != nil {
-			return fmt.Errorf("%w: Set LoopOffset wants a percentage, got %q", ErrBadValue, arg)
-		}
-	case "WindowBar":
-		s.WindowBar = arg
-	case "TypingSpeed":
-		d, err := time.ParseDuration(arg)
-		if err != nil || d < 0 {
-			return fmt.Errorf("%w: Set TypingSpeed wants a duration like 50ms, got %q", ErrBadValue, arg)
-		}
-		tp.TypingSpeed = d
-	case "WaitTimeout":
-		d, err := time.ParseDuration(arg)
-		if err != nil || d <= 0 {
-			return fmt.Errorf("%w: Set WaitTimeout wants a positive duration like 5s, got %q", ErrBadValue, arg)
-		}
-		tp.WaitTimeout = d
-	case "WaitPattern":
-		rx, err := regexp.Compile(arg)
-		if err != nil {
-			return fmt.Errorf("%w: Set WaitPattern: %v", ErrBadValue, err)
-		}
-		tp.WaitPattern = rx
-	case "Shell":
-		if arg != "bash" {
-			return fmt.Errorf("%w: Set Shell %q: the runner replays bash only; use Set Shell \"bash\" or leave it out", ErrUnsupported, arg)
-		}
-	case "CursorBlink":
-		if _, err := strconv.ParseBool(arg); err != nil {
-			return fmt.Errorf("%w: Set CursorBlink wants true or false, got %q", ErrBadValue, arg)
-		}
-	case "Theme":
-		// Theme names live in VHS's main package, which cannot be imported;
-		// a JSON theme can at least be checked.
-		if strings.HasPrefix(strings.TrimSpace(arg), "{") {
-			var v map[string]any
-			if err := json.Unmarshal([]byte(arg), &v); err != nil {
-				return fmt.Errorf("%w: Set Theme: invalid JSON: %v", ErrBadValue, err)
-			}
-		}
-	case "FontFamily", "MarginFill":
-		// Cosmetic; the cell rule assumes DejaVu Sans Mono whatever is named.
-	default:
-		return fmt.Errorf("%w: unknown setting %q", ErrUnsupported, opt)
-	}
-	return nil
-}
 
 // checkStep checks one action command.
 func checkStep(c parser.Command) error {
