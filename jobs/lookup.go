@@ -95,11 +95,15 @@ func (t *Table) Snapshot(id model.JobID) (model.Snapshot, bool) {
 }
 
 // Read returns lines of one job's ring (see model.ReadRequest). It never
-// waits. Errors wrap ErrNotFound.
+// waits. Errors wrap ErrNotFound, or ErrBadRequest for a cursor over
+// model.MaxCursor or a negative limit.
 func (t *Table) Read(id model.JobID, req model.ReadRequest) (model.Page, error) {
 	j, err := t.find(id)
 	if err != nil {
 		return model.Page{}, err
+	}
+	if req.After > model.MaxCursor || req.Limit < 0 {
+		return model.Page{}, fmt.Errorf("%w: read after %d, limit %d: give a cursor from 0 to %d and a limit of 0 or more", model.ErrBadRequest, req.After, req.Limit, uint64(model.MaxCursor))
 	}
 	return j.ring.read(req), nil
 }

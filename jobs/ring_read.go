@@ -89,11 +89,14 @@ func (r *ring) read(req model.ReadRequest) model.Page {
 	r.materialize()
 	p := model.Page{Last: r.last, Next: req.After}
 	first := r.firstSeq()
-	if first > req.After+1 {
+	if req.After < first-1 { // first ≥ 1: no overflow
 		p.Dropped = first - req.After - 1
 	}
 	i0 := 0
-	if req.After >= first {
+	switch {
+	case req.After >= r.last:
+		i0 = r.entries.len() // nothing after the newest line
+	case req.After >= first:
 		i0 = int(req.After - first + 1)
 	}
 	count := max(r.entries.len()-i0, 0)

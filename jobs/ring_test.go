@@ -360,3 +360,22 @@ func TestRingCompact(t *testing.T) {
 		t.Fatalf("write after compact: %q", p.Lines[0].Text)
 	}
 }
+
+// TestRingReadCursorBeyondLast: a cursor at or past the newest line, up to
+// the largest uint64, reads nothing (and never indexes out of the ring).
+func TestRingReadCursorBeyondLast(t *testing.T) {
+	t.Parallel()
+	var empty ring
+	for _, r := range []*ring{&empty, func() *ring {
+		var r ring
+		r.write(model.StreamOut, []byte("a\nb\n"), time.Now())
+		return &r
+	}()} {
+		for _, after := range []uint64{2, 3, 1 << 53, 1<<63 - 1, 1 << 63, ^uint64(0)} {
+			p := r.read(model.ReadRequest{After: after, Limit: 10})
+			if len(p.Lines) != 0 || p.Dropped != 0 || p.Next != after {
+				t.Errorf("after %d: %d lines, %d dropped, next %d", after, len(p.Lines), p.Dropped, p.Next)
+			}
+		}
+	}
+}

@@ -21,6 +21,14 @@ const maxFrame = 16 << 20
 // either way).
 const drainTimeout = 30 * time.Second
 
+// maxUnanswered bounds the calls of one peer that are read and not yet
+// answered: the filter reads the next line only when fewer are. A peer
+// that sends requests and never reads the answers (or reads them slowly)
+// therefore makes the server hold at most this many answers (each at most
+// a result's byte budget), and waits for itself alone; the SDK would
+// otherwise start a handler for every line it reads.
+const maxUnanswered = 16
+
 // JSON-RPC 2.0 error codes (https://www.jsonrpc.org/specification#error_object).
 const (
 	codeParseError     = -32700
@@ -106,6 +114,24 @@ func (f *lineFilter) sent() {
 	}
 }
 
+// room waits until fewer than maxUnanswered calls are unanswered; false
+// when ctx ended first.
+func (f *lineFilter) room(ctx context.Context) bool {
+	for {
+		f.mu.Lock()
+		n := f.unsent
+		f.mu.Unlock()
+		if n < maxUnanswered {
+			return true
+		}
+		select {
+		case <-f.retired:
+		case <-ctx.Done():
+			return false
+		}
+	}
+}
+
 // idle reports whether every call passed on has been answered.
 func (f *lineFilter) idle() bool {
 	f.mu.Lock()
@@ -120,6 +146,10 @@ func (f *lineFilter) copy(ctx context.Context, in io.Reader, dst *io.PipeWriter,
 	r := bufio.NewReaderSize(in, 64<<10)
 	var line []byte
 	for {
+		if !f.room(ctx) {
+			dst.Close()
+			return
+		}
 		var err error
 		line, err = readFrame(r, line[:0])
 		if len(trimJSON(line)) > 0 || errors.Is(err, errFrameTooLong) {

@@ -225,7 +225,7 @@ func handshake(ctx context.Context, c *net.UnixConn, hello Hello, cfg Config) (*
 	if err := json.Unmarshal(resp.Result, &w); err != nil {
 		return nil, fmt.Errorf("decode the session's welcome: %w", err)
 	}
-	if w.Protocol != Protocol {
+	if w.Protocol != Protocol && hello.Kind != KindControl {
 		return nil, versionError(w.Protocol, w.Version, cfg)
 	}
 	return &Conn{c: c, r: r, Welcome: w}, nil

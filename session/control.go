@@ -128,12 +128,20 @@ func targetFromFile(dir, key string) Target {
 // exits. Stop returns once the session is gone (its lock released), with
 // what it was, or ErrNoSession.
 func Stop(ctx context.Context, t Target) (Info, error) {
-	info, err := control(ctx, t, methodStop)
-	if err != nil {
-		return info, err
-	}
 	dir, err := Dir()
 	if err != nil {
+		return Info{}, err
+	}
+	info, err := controlIn(ctx, dir, t, methodStop)
+	if err != nil && !errors.Is(err, ErrNoSession) {
+		// It holds its lock but will not be asked (another protocol, or
+		// no answer): SIGTERM, which a session takes as a stop too.
+		pid, serr := signalSession(dir, t.Key())
+		if serr != nil {
+			return info, fmt.Errorf("%w; and it could not be signalled: %v", err, serr)
+		}
+		info = Info{Key: t.Key(), Name: t.Name, Worktree: t.Worktree, PID: pid}
+	} else if err != nil {
 		return info, err
 	}
 	lp := filepath.Join(dir, t.Key()+".lock")

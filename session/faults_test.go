@@ -153,3 +153,49 @@ func rssKiB(t *testing.T, pid int) int {
 	t.Fatal("no VmRSS")
 	return 0
 }
+
+// An agent that sends requests and never reads its stdout cannot make the
+// session grow without bound or slow another client: the session reads
+// its next line only when fewer than 16 of its calls are unanswered.
+func TestAgentNeverReads(t *testing.T) {
+	t.Parallel()
+	w := newWorld(t)
+	a, _ := w.agent("agent", "--linger", "1s", "--grace", "1s")
+	w.call(a, "background", map[string]any{"command": w.job("yes 'all work and no play makes jack a dull boy' | nl"), "name": "flood", "tty": false}, false)
+	pid := w.sessionPID()
+	before := rssKiB(t, pid)
+	stuck := w.cmd("--serve")
+	in, err := stuck.StdinPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := stuck.StdoutPipe(); err != nil { // never read
+		t.Fatal(err)
+	}
+	if err := stuck.Start(); err != nil {
+		t.Fatal(err)
+	}
+	defer func() { _ = stuck.Process.Kill(); _ = stuck.Wait() }()
+	go func() {
+		fmt.Fprintln(in, `{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"stuck","version":"1"}}}`)
+		fmt.Fprintln(in, `{"jsonrpc":"2.0","method":"notifications/initialized"}`)
+		for i := range 400 {
+			if _, err := fmt.Fprintf(in, `{"jsonrpc":"2.0","id":%d,"method":"tools/call","params":{"name":"job_status","arguments":{"id":"flood","lines":2000,"max_bytes":262144}}}`+"\n", 10+i); err != nil {
+				return
+			}
+		}
+	}()
+	time.Sleep(3 * time.Second) // let it push as much as it can (not an assertion: the bounds below are)
+	for range 5 {
+		start := time.Now()
+		w.call(a, "job_status", map[string]any{}, false)
+		if d := time.Since(start); d > 3*time.Second {
+			t.Errorf("another agent's call took %v while one never read", d)
+		}
+	}
+	after := rssKiB(t, pid)
+	t.Logf("session RSS %d KiB before, %d KiB after an agent sent 400 big requests it never read", before, after)
+	if after > before+96<<10 {
+		t.Errorf("the session grew from %d to %d KiB", before, after)
+	}
+}

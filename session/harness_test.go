@@ -255,6 +255,8 @@ func runRole(role string) int {
 		_, err := os.ReadFile(os.Getenv("JDTEST_FILE"))
 		fmt.Println("read:", err)
 		return 0
+	case "oldsession":
+		return oldSession(os.Getenv("JDTEST_SDIR"), os.Getenv("JDTEST_KEY"))
 	}
 	fmt.Println("unknown role", role)
 	return 2

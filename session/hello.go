@@ -17,7 +17,10 @@ import (
 // Protocol is the version of what a session and its clients say to each
 // other after the hello. It changes whenever that changes; the hello
 // request and its answer keep their shape forever, so that any two
-// versions can tell each other apart.
+// versions can tell each other apart, and so does the control dialect
+// (session/info, session/stop, and the fields of Info that `jobdeck
+// sessions` shows), so that `jobdeck sessions stop` stops a session of
+// any version.
 const Protocol = 3
 
 // Kind says what a client is; it decides what the connection carries after
@@ -31,6 +34,15 @@ const (
 	KindHTTP    Kind = "http"
 	KindControl Kind = "control"
 )
+
+// validKind reports whether k is one of the client kinds.
+func validKind(k Kind) bool {
+	switch k {
+	case KindConsole, KindMCP, KindHTTP, KindControl:
+		return true
+	}
+	return false
+}
 
 // helloMethod is the method of the first request on every connection.
 const helloMethod = "jobdeck/hello"

@@ -10,6 +10,7 @@ import (
 	"fmt"
 	"net"
 	"os"
+	"runtime/debug"
 	"sync"
 	"syscall"
 	"time"
@@ -229,8 +230,19 @@ func (s *server) acceptLoop(ln *net.UnixListener) {
 		s.conns.Add(1)
 		go func() {
 			defer s.conns.Done()
+			defer s.survive(c)
 			s.handle(c)
 		}()
+	}
+}
+
+// survive ends a connection whose handler panicked, instead of the
+// session: a bug met by one client must not end every job of every
+// client. The panic and its stack go to the session's log.
+func (s *server) survive(c net.Conn) {
+	if p := recover(); p != nil {
+		s.log.printf("a connection's handler panicked (a jobdeck bug; the connection is closed, the session goes on): %v\n%s", p, debug.Stack())
+		c.Close()
 	}
 }
 
@@ -250,7 +262,11 @@ func (s *server) handle(c *net.UnixConn) {
 	if err != nil || uid != s.uid {
 		// Another user (or an unknown one): refused before reading a
 		// byte. Logged once per uid, not once per attempt.
-		s.log.once(fmt.Sprintf("peer:%d", uid), "refused a connection from uid %d (pid %d): only uid %d may use this session (%v)", uid, pid, s.uid, err)
+		why := ""
+		if err != nil {
+			why = " (" + err.Error() + ")"
+		}
+		s.log.once(fmt.Sprintf("peer:%d", uid), "refused a connection from uid %d (pid %d): only uid %d may use this session%s", uid, pid, s.uid, why)
 		return
 	}
 	_ = c.SetDeadline(time.Now().Add(handshakeTimeout))
@@ -262,7 +278,11 @@ func (s *server) handle(c *net.UnixConn) {
 		}
 		return
 	}
-	if hello.Protocol != Protocol {
+	if !validKind(hello.Kind) {
+		s.refuse(c, req, codeRefused, fmt.Sprintf("unknown client kind %q: a client is %q, %q, %q or %q", hello.Kind, KindConsole, KindMCP, KindHTTP, KindControl), nil)
+		return
+	}
+	if hello.Protocol != Protocol && hello.Kind != KindControl {
 		data, _ := json.Marshal(versionData{Protocol: Protocol, Version: Version(), Key: s.cfg.Target.Key(), Label: s.cfg.Target.Label()})
 		s.refuse(c, req, codeVersion, fmt.Sprintf("this session speaks protocol %d, the client %d", Protocol, hello.Protocol), data)
 		s.log.once(fmt.Sprintf("version:%d", hello.Protocol), "refused a client of protocol %d (version %s)", hello.Protocol, hello.Version)

@@ -11,6 +11,7 @@ import (
 	"net/http"
 	"os"
 	"os/exec"
+	"os/signal"
 	"path/filepath"
 	"strings"
 	"sync"
@@ -452,4 +453,83 @@ func TestClientGrace(t *testing.T) {
 	if d := time.Since(start); d > 10*time.Second || !strings.Contains(out, "at once") {
 		t.Fatalf("agent b's job (its --grace 0) took %v to stop:\n%s", d, out)
 	}
+}
+
+// oldSession is the "oldsession" role: a session of another protocol
+// (99) that refuses every hello, control ones included, as a jobdeck much
+// older or newer than this one might. It holds the lock, listens, writes
+// its info file, and exits on SIGTERM.
+func oldSession(dir, key string) int {
+	lf, err := lockFile(filepath.Join(dir, key+".lock"))
+	if err != nil {
+		fmt.Println(err)
+		return 1
+	}
+	if ok, err := tryLock(lf); !ok || err != nil {
+		fmt.Println("lock:", ok, err)
+		return 1
+	}
+	ln, err := net.Listen("unix", filepath.Join(dir, key+".sock"))
+	if err != nil {
+		fmt.Println(err)
+		return 1
+	}
+	b, _ := json.Marshal(Info{Key: key, PID: os.Getpid(), Version: "v9.9.9", Protocol: 99})
+	_ = os.WriteFile(filepath.Join(dir, key+".json"), b, 0o600)
+	sigs := make(chan os.Signal, 1)
+	signal.Notify(sigs, syscall.SIGTERM)
+	go func() {
+		for {
+			c, err := ln.Accept()
+			if err != nil {
+				return
+			}
+			go func() {
+				defer c.Close()
+				req, _, err := readHello(bufio.NewReader(c))
+				if err != nil {
+					return
+				}
+				data, _ := json.Marshal(versionData{Protocol: 99, Version: "v9.9.9"})
+				_ = writeMessage(c, &jsonrpc.Response{ID: req.ID, Error: &jsonrpc.Error{Code: codeVersion, Message: "old", Data: data}})
+			}()
+		}
+	}()
+	fmt.Println("ready")
+	<-sigs
+	ln.Close()
+	return 0
+}
+
+// `jobdeck sessions stop` stops a session that will not speak to it (of
+// another protocol, refusing even the control hello), as the version
+// error tells the user to: the process its info file names, verified to
+// hold the session's lock, gets SIGTERM through a pidfd.
+func TestStopOtherVersion(t *testing.T) {
+	t.Parallel()
+	w := newWorld(t)
+	key := Target{Worktree: w.wt}.Key()
+	old := exec.Command(exposedTestBinary(t))
+	old.Env = append(os.Environ(), roleEnv+"=oldsession", "JDTEST_SDIR="+w.sdir, "JDTEST_KEY="+key)
+	out, err := old.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := old.Start(); err != nil {
+		t.Fatal(err)
+	}
+	defer func() { _ = old.Process.Kill(); _ = old.Wait() }()
+	if line, _ := bufio.NewReader(out).ReadString('\n'); line != "ready\n" {
+		t.Fatalf("the old session did not start: %q", line)
+	}
+	msg, err := w.runWith(w.sdir, "--serve")
+	if err == nil || !strings.Contains(msg, "jobdeck sessions stop") {
+		t.Fatalf("joining the old session: %v %s", err, msg)
+	}
+	stop := w.cmd("sessions", "stop")
+	res, err := stop.CombinedOutput()
+	if err != nil {
+		t.Fatalf("jobdeck sessions stop: %v\n%s", err, res)
+	}
+	waitFor(t, 10*time.Second, "the old session to end", func() bool { return !locked(filepath.Join(w.sdir, key+".lock")) })
 }
