@@ -117,6 +117,7 @@ func parseArgs(args []string, stdout, stderr io.Writer) (cfg config, code int, o
 	if err := so.check(); err != nil {
 		return fail(2, "%v", err)
 	}
+	so.lingerSet = flagSet(fs, "linger")
 	token, ok := takeHTTPToken(*httpAddr, stderr)
 	if !ok {
 		return cfg, 1, false

@@ -9,7 +9,6 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"path/filepath"
 	"strings"
 	"time"
 
@@ -59,7 +58,11 @@ func listSessions(ctx context.Context, stdout, stderr io.Writer) int {
 	}
 	for _, l := range live {
 		i := l.Info
-		if l.Err != nil {
+		switch {
+		case errors.Is(l.Err, session.ErrEnding), errors.Is(l.Err, session.ErrStarting):
+			fmt.Fprintf(stdout, "%s\n  (%v)\n", i.Label(), l.Err)
+			continue
+		case l.Err != nil:
 			fmt.Fprintf(stdout, "%s\n  (not answering: %v)\n", i.Label(), l.Err)
 			continue
 		}
@@ -84,36 +87,59 @@ func listSessions(ctx context.Context, stdout, stderr io.Writer) int {
 // stopSession stops the session named by arg: a session name, or a
 // directory (whose worktree's session it is); "" is this worktree.
 func stopSession(ctx context.Context, arg string, stdout, stderr io.Writer) int {
-	t, err := stopTarget(arg)
+	targets, err := stopTargets(arg)
 	if err != nil {
 		fmt.Fprintf(stderr, "jobdeck: %v\n", err)
 		return 2
 	}
-	info, err := session.Stop(ctx, t)
-	if errors.Is(err, session.ErrNoSession) {
-		fmt.Fprintf(stderr, "jobdeck: no live session for %s (`jobdeck sessions` lists them)\n", t.Label())
-		return 1
+	for _, t := range targets {
+		info, err := session.Stop(ctx, t)
+		if errors.Is(err, session.ErrNoSession) {
+			continue
+		}
+		if err != nil {
+			fmt.Fprintf(stderr, "jobdeck: %v\n", err)
+			return 1
+		}
+		what := "no job was running"
+		switch {
+		case info.Running == 1:
+			what = "its 1 running job stopped"
+		case info.Running > 1:
+			what = fmt.Sprintf("its %d running jobs stopped", info.Running)
+		}
+		fmt.Fprintf(stdout, "stopped %s (%s)\n", info.Phrase(), what)
+		return 0
 	}
-	if err != nil {
-		fmt.Fprintf(stderr, "jobdeck: %v\n", err)
-		return 1
+	names := make([]string, len(targets))
+	for i, t := range targets {
+		names[i] = t.Phrase()
 	}
-	fmt.Fprintf(stdout, "stopped the session of %s (%d running jobs stopped)\n", info.Label(), info.Running)
-	return 0
+	fmt.Fprintf(stderr, "jobdeck: no live session: not %s (`jobdeck sessions` lists them)\n", strings.Join(names, ", nor "))
+	return 1
 }
 
-// stopTarget reads `jobdeck sessions stop`'s argument: an existing
-// directory means its worktree; anything else a session name.
-func stopTarget(arg string) (session.Target, error) {
+// stopTargets reads `jobdeck sessions stop`'s argument: the sessions it
+// may mean, in order. An existing directory means its worktree's session;
+// a word that is both a directory here and a valid session name means
+// either; anything else a session name.
+func stopTargets(arg string) ([]session.Target, error) {
 	if arg == "" {
 		arg = "."
 	}
-	if st, err := os.Stat(arg); err == nil && st.IsDir() && (strings.ContainsRune(arg, filepath.Separator) || arg == "." || arg == "..") {
+	var out []session.Target
+	if st, err := os.Stat(arg); err == nil && st.IsDir() {
 		wt, err := session.Worktree(arg)
-		return session.Target{Worktree: wt}, err
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, session.Target{Worktree: wt})
 	}
-	if err := session.CheckName(arg); err != nil {
-		return session.Target{}, fmt.Errorf("%q is neither a directory nor a session name: %w", arg, err)
+	if session.CheckName(arg) == nil {
+		out = append(out, session.Target{Name: arg})
 	}
-	return session.Target{Name: arg}, nil
+	if len(out) == 0 {
+		return nil, fmt.Errorf("%q is neither a directory nor a session name (letters, digits, '.', '_' or '-'): give the worktree's directory or the session's name", arg)
+	}
+	return out, nil
 }

@@ -20,9 +20,10 @@ import (
 
 // sessionOpts are the flags that choose a session.
 type sessionOpts struct {
-	name    string
-	private bool
-	linger  time.Duration
+	name      string
+	private   bool
+	linger    time.Duration
+	lingerSet bool // --linger was given
 }
 
 // sessionFlags declares --session, --private and --linger on fs.
@@ -95,6 +96,11 @@ func runShared(so *sessionOpts, m sharedMode, stdin io.Reader, stdout, stderr io
 	if m.graceSet {
 		opts.JobGrace = grace
 	}
+	opts.Joined = func(w session.Welcome, started bool) {
+		if so.lingerSet && !started {
+			fmt.Fprintf(stderr, "jobdeck: --linger applies to a session this jobdeck starts; %s was running already, and keeps its own\n", w.Info.Phrase())
+		}
+	}
 	switch {
 	case m.serve && m.http != "":
 		err = runSharedHTTP(ctx, opts, m.http, m.token, stderr)
@@ -157,11 +163,14 @@ func detachNote(core *remoteCore) string {
 	for _, c := range si.Others() {
 		names = append(names, c.Name)
 	}
-	what := fmt.Sprintf("%d jobs keep", live)
-	if live == 1 {
-		what = "1 job keeps"
+	where := core.remote().Info().Phrase()
+	switch live {
+	case 0:
+		return fmt.Sprintf("detached from %s (%s still attached)", where, strings.Join(names, ", "))
+	case 1:
+		return fmt.Sprintf("detached from %s; 1 job keeps running for %s", where, strings.Join(names, ", "))
 	}
-	return fmt.Sprintf("detached from the session of %s; %s running for %s", si.Label, what, strings.Join(names, ", "))
+	return fmt.Sprintf("detached from %s; %d jobs keep running for %s", where, live, strings.Join(names, ", "))
 }
 
 // runSharedHTTP asks the session to serve MCP over streamable HTTP on
@@ -176,7 +185,7 @@ func runSharedHTTP(ctx context.Context, opts session.JoinOptions, addr, token st
 		return err
 	}
 	defer conn.Close()
-	fmt.Fprintf(stderr, "jobdeck: serving MCP on http://%s/mcp for the session of %s\n", conn.Welcome.HTTPAddr, conn.Welcome.Info.Label())
+	fmt.Fprintf(stderr, "jobdeck: serving MCP on http://%s/mcp for %s\n", conn.Welcome.HTTPAddr, conn.Welcome.Info.Phrase())
 	lost := make(chan struct{})
 	go func() {
 		_, _ = io.Copy(io.Discard, conn)

@@ -2,6 +2,7 @@ package jobs
 
 import (
 	"fmt"
+	"path/filepath"
 	"strings"
 	"time"
 
@@ -42,8 +43,19 @@ func (t *Table) checkSpec(spec model.Spec) (model.Spec, time.Duration, error) {
 	return spec, grace, nil
 }
 
-// admit refuses a start past the running limit or of a duplicate. t.mu held.
-func (t *Table) admit(spec model.Spec) error {
+// canonicalDir is dir with symbolic links resolved, or dir when that
+// fails.
+func canonicalDir(dir string) string {
+	if real, err := filepath.EvalSymlinks(dir); err == nil {
+		return real
+	}
+	return dir
+}
+
+// admit refuses a start past the running limit or of a duplicate (the
+// same command in the same directory, realDir being its directory with
+// symbolic links resolved). t.mu held.
+func (t *Table) admit(spec model.Spec, realDir string) error {
 	var live []string
 	for _, j := range t.jobs {
 		s := j.snapshot()
@@ -53,7 +65,7 @@ func (t *Table) admit(spec model.Spec) error {
 		if spec.Name != "" && strings.EqualFold(s.Name, spec.Name) {
 			return fmt.Errorf("%w: the name %q belongs to running job %s: pick another name, or stop that job first", ErrDuplicate, spec.Name, s.Label())
 		}
-		if s.Command == spec.Command && s.Dir == spec.Dir {
+		if s.Command == spec.Command && (s.Dir == spec.Dir || j.realDir == realDir) {
 			return fmt.Errorf("%w: the same command runs in %s as job %s for %s: read that job, or stop it first",
 				ErrDuplicate, s.Dir, s.Label(), model.FormatElapsed(time.Since(s.Started)))
 		}
@@ -82,7 +94,10 @@ func (t *Table) jobEnv(spec model.Spec) []string {
 		case "PAGER", "GIT_PAGER", "TERM", "PYTHONUNBUFFERED", "GIT_TERMINAL_PROMPT", "COLUMNS", "LINES":
 			continue
 		}
-		if strings.HasPrefix(k, "JOBDECK_") {
+		// jobdeck's own variables are markers and secrets (the HTTP token),
+		// not the job's; JOBDECK_SESSION_DIR is the user's setting, so a
+		// jobdeck the job runs finds the same sessions.
+		if strings.HasPrefix(k, "JOBDECK_") && k != "JOBDECK_SESSION_DIR" {
 			continue
 		}
 		env = append(env, kv)

@@ -29,7 +29,10 @@ type job struct {
 	id    model.JobID
 	spec  model.Spec
 	grace time.Duration // the stop grace when none is asked for (zero: none)
-	ring  ring
+	// realDir is spec.Dir with symbolic links resolved: two paths to one
+	// directory are the same directory to the duplicate guard.
+	realDir string
+	ring    ring
 
 	// activity is poked (non-blocking) by readers after each read; the
 	// notifier turns pokes into broadcasts at most every notifyEvery.

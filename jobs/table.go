@@ -156,16 +156,18 @@ func (t *Table) start(ctx context.Context, spec model.Spec, prev *model.JobID) (
 	if err != nil {
 		return model.Report{}, err
 	}
+	realDir := canonicalDir(spec.Dir) // outside the lock: it reads the filesystem
 	t.mu.Lock()
 	if t.closed {
 		t.mu.Unlock()
 		return model.Report{}, fmt.Errorf("%w: jobdeck is shutting down", ErrClosed)
 	}
-	if err := t.admit(spec); err != nil {
+	if err := t.admit(spec, realDir); err != nil {
 		t.mu.Unlock()
 		return model.Report{}, err
 	}
 	j := newJob(t, t.nextID, spec, grace)
+	j.realDir = realDir
 	j.restartOf = prev
 	t.nextID++
 	t.jobs = append(t.jobs, j)

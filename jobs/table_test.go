@@ -389,3 +389,22 @@ func TestNamesMeanTheNewestJob(t *testing.T) {
 		t.Fatalf("with no live job of that name, it means the newest finished one (1): %v %v", id, err)
 	}
 }
+
+// TestDuplicateThroughSymlink: the same command in the same directory,
+// reached through a symbolic link, is the same job to the guard.
+func TestDuplicateThroughSymlink(t *testing.T) {
+	t.Parallel()
+	tb := newTable(t, Options{})
+	dir := t.TempDir()
+	link := filepath.Join(t.TempDir(), "link")
+	if err := os.Symlink(dir, link); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := tb.Start(t.Context(), model.Spec{Command: "sleep 30", Dir: dir, NoWait: true}); err != nil {
+		t.Fatal(err)
+	}
+	_, err := tb.Start(t.Context(), model.Spec{Command: "sleep 30", Dir: link, NoWait: true})
+	if !errors.Is(err, ErrDuplicate) {
+		t.Fatalf("through a symlink: err %v, want ErrDuplicate", err)
+	}
+}

@@ -61,7 +61,7 @@ func Attach(ctx context.Context, opts JoinOptions) (*Remote, error) {
 
 // wrapLost words why the link ended. r.mu held.
 func (r *Remote) wrapLost(err error) error {
-	why := "the session closed the connection"
+	why := "the session went away without a word (was it killed?)"
 	if r.ending != "" {
 		why = "the session ended (" + r.ending + ")"
 	} else if err != nil && !errors.Is(err, context.Canceled) && !errors.Is(err, io.EOF) {

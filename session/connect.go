@@ -44,6 +44,9 @@ type JoinOptions struct {
 	// Timeout bounds the whole join; zero means a minute plus six (a
 	// session that is ending first stops its jobs, up to its grace).
 	Timeout time.Duration
+	// Joined, when set, is called once the join succeeded, with whether
+	// this client started the session.
+	Joined func(w Welcome, started bool)
 	// Waiting, when set, is called once when the join has waited a second
 	// for a session that holds its lock but does not answer yet (one that
 	// is stopping its jobs), with a sentence to show the user.
@@ -116,6 +119,9 @@ func joinIn(ctx context.Context, dir string, opts JoinOptions) (*Conn, error) {
 			conn, herr := handshake(ctx, c, hello, cfg)
 			if herr == nil {
 				conn.Started = started
+				if opts.Joined != nil {
+					opts.Joined(conn.Welcome, started)
+				}
 				return conn, nil
 			}
 			c.Close()
@@ -123,7 +129,7 @@ func joinIn(ctx context.Context, dir string, opts JoinOptions) (*Conn, error) {
 				return nil, herr
 			}
 		} else if !absent(err) {
-			return nil, fmt.Errorf("connect to the session of %s: %w", cfg.Target.Label(), err)
+			return nil, fmt.Errorf("connect to %s: %w", cfg.Target.Phrase(), err)
 		} else if ok, err := startIfFree(cfg, opts); err != nil {
 			return nil, err
 		} else if ok {
@@ -135,7 +141,7 @@ func joinIn(ctx context.Context, dir string, opts JoinOptions) (*Conn, error) {
 		}
 		if !told && opts.Waiting != nil && time.Since(start) > time.Second {
 			told = true
-			opts.Waiting(fmt.Sprintf("the session of %s is busy (starting, or stopping its jobs); waiting…", cfg.Target.Label()))
+			opts.Waiting(fmt.Sprintf("%s is busy (starting, or stopping its jobs); waiting…", cfg.Target.Phrase()))
 		}
 		select {
 		case <-ctx.Done():
@@ -206,7 +212,7 @@ func handshake(ctx context.Context, c *net.UnixConn, hello Hello, cfg Config) (*
 	_ = c.SetDeadline(deadline)
 	defer c.SetDeadline(time.Time{})
 	if err := writeMessage(c, &jsonrpc.Request{ID: mustID(1), Method: helloMethod, Params: params}); err != nil {
-		return nil, fmt.Errorf("say hello to the session of %s: %w", cfg.Target.Label(), err)
+		return nil, fmt.Errorf("say hello to %s: %w", cfg.Target.Phrase(), err)
 	}
 	r := bufio.NewReaderSize(c, 64<<10)
 	line, err := readLine(r, maxHelloBytes)
@@ -216,7 +222,7 @@ func handshake(ctx context.Context, c *net.UnixConn, hello Hello, cfg Config) (*
 	msg, err := jsonrpc.DecodeMessage(line)
 	resp, ok := msg.(*jsonrpc.Response)
 	if err != nil || !ok {
-		return nil, fmt.Errorf("the session of %s answered the hello with something else than a JSON-RPC response; is %s a jobdeck session socket?", cfg.Target.Label(), cfg.path(".sock"))
+		return nil, fmt.Errorf("%s answered the hello with something else than a JSON-RPC response; is %s a jobdeck session socket?", cfg.Target.Phrase(), cfg.path(".sock"))
 	}
 	if resp.Error != nil {
 		return nil, helloError(resp.Error, cfg)
@@ -247,7 +253,7 @@ func helloError(err error, cfg Config) error {
 			return errEnding
 		}
 	}
-	return fmt.Errorf("the session of %s refused this client: %s", cfg.Target.Label(), we.Message)
+	return fmt.Errorf("%s refused this client: %s", cfg.Target.Phrase(), we.Message)
 }
 
 // versionError names both versions and the command that stops the old

@@ -103,7 +103,7 @@ func (s *server) serveConsole(ctx context.Context, conn *serverConn) error {
 	if err != nil {
 		return err
 	}
-	h := consoleHandler{s: s, hello: conn.hello, owner: conn.client.info.Name}
+	h := consoleHandler{s: s, hello: conn.hello, owner: conn.client.info.Name, client: conn.client.info.ID}
 	p := newPeer(mc, h.handle, nil)
 	f := newForwarder()
 	sub := s.table.Subscribe()
@@ -138,9 +138,10 @@ func (s *server) serveConsole(ctx context.Context, conn *serverConn) error {
 
 // consoleHandler answers a console's requests with the real jobs table.
 type consoleHandler struct {
-	s     *server
-	hello Hello
-	owner string
+	s      *server
+	hello  Hello
+	owner  string
+	client int // the console's client ID
 }
 
 func (h consoleHandler) handle(ctx context.Context, method string, params json.RawMessage) (any, error) {
@@ -210,7 +211,7 @@ func (h consoleHandler) handle(ctx context.Context, method string, params json.R
 		if err := decode(&p); err != nil {
 			return nil, err
 		}
-		return struct{}{}, t.Resize(p.ID, p.Size)
+		return struct{}{}, h.s.resize(h.client, p.ID, p.Size)
 	case methodInfo:
 		return h.s.info(), nil
 	}

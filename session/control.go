@@ -98,12 +98,22 @@ func List(ctx context.Context) ([]Live, error) {
 			continue
 		}
 		key := strings.TrimSuffix(filepath.Base(lp), ".lock")
-		t := targetFromFile(dir, key)
-		cctx, cancel := context.WithTimeout(ctx, 3*time.Second)
-		info, err := controlIn(cctx, dir, t, methodInfo)
-		cancel()
-		if err != nil {
-			info = Info{Key: key, Name: t.Name, Worktree: t.Worktree}
+		file := infoFile(dir, key)
+		t := Target{Name: file.Name, Worktree: file.Worktree}
+		var info Info
+		var err error
+		switch {
+		case file.Ending:
+			info, err = file, ErrEnding
+		case t.Name == "" && t.Worktree == "":
+			info, err = Info{Key: key}, ErrStarting
+		default:
+			cctx, cancel := context.WithTimeout(ctx, 3*time.Second)
+			info, err = controlIn(cctx, dir, t, methodInfo)
+			cancel()
+			if err != nil {
+				info = file
+			}
 		}
 		out = append(out, Live{Info: info, Err: err})
 	}
@@ -111,17 +121,25 @@ func List(ctx context.Context) ([]Live, error) {
 	return out, nil
 }
 
-// targetFromFile reads a session's target from its info file.
-func targetFromFile(dir, key string) Target {
+// Why a live session is listed without its clients.
+var (
+	// ErrEnding: the session is stopping its jobs and exits once they are.
+	ErrEnding = errors.New("stopping its jobs")
+	// ErrStarting: the session holds its lock and has not written its
+	// info yet.
+	ErrStarting = errors.New("starting")
+)
+
+// infoFile reads a session's info file (zero when it has none).
+func infoFile(dir, key string) Info {
 	var info Info
 	if b, err := os.ReadFile(filepath.Join(dir, key+".json")); err == nil {
 		_ = json.Unmarshal(b, &info)
 	}
-	t := Target{Name: info.Name, Worktree: info.Worktree}
-	if t.Name == "" && t.Worktree == "" {
-		t.Name = strings.TrimPrefix(key, "n-") // best effort for messages
+	if info.Key == "" {
+		info.Key = key
 	}
-	return t
+	return info
 }
 
 // Stop stops the session of t: it closes its socket, stops every job and
@@ -148,7 +166,7 @@ func Stop(ctx context.Context, t Target) (Info, error) {
 	for locked(lp) {
 		select {
 		case <-ctx.Done():
-			return info, fmt.Errorf("the session of %s was asked to stop and is still stopping its jobs: %w", t.Label(), ctx.Err())
+			return info, fmt.Errorf("%s was asked to stop and is still stopping its jobs: %w", t.Phrase(), ctx.Err())
 		case <-time.After(20 * time.Millisecond):
 		}
 	}

@@ -110,11 +110,26 @@ type Info struct {
 	// Running counts live jobs; Jobs every job the table holds.
 	Running int `json:"running"`
 	Jobs    int `json:"jobs"`
+	// Ending reports a session that closed its socket and is stopping
+	// its jobs (its info file says so until it exits).
+	Ending bool `json:"ending,omitempty"`
 }
 
-// Label is how messages name the session: its worktree, or its name.
+// Label is how messages name the session: its worktree, or its name (or
+// its key, for a session whose info is not written yet).
 func (i Info) Label() string {
+	if i.Name == "" && i.Worktree == "" {
+		return "session " + i.Key
+	}
 	return Target{Name: i.Name, Worktree: i.Worktree}.Label()
+}
+
+// Phrase names the session in a sentence (see Target.Phrase).
+func (i Info) Phrase() string {
+	if i.Name == "" && i.Worktree == "" {
+		return i.Label()
+	}
+	return Target{Name: i.Name, Worktree: i.Worktree}.Phrase()
 }
 
 // ClientInfo is one attached client.

@@ -7,6 +7,7 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
+	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
@@ -66,20 +67,61 @@ func (t Target) Label() string {
 	return t.Worktree
 }
 
+// Phrase names the session in a sentence: "the session of /home/me/app",
+// or `session "web"`.
+func (t Target) Phrase() string {
+	if t.Name != "" {
+		return t.Label()
+	}
+	return "the session of " + t.Worktree
+}
+
 // gitTimeout bounds `git rev-parse`: a hung git (a network filesystem)
 // must not hang jobdeck's start.
 const gitTimeout = 3 * time.Second
 
 // Worktree returns the worktree a client started in dir belongs to: the top
-// level of its git work tree (`git rev-parse --show-toplevel`), or dir
-// itself outside git or without git, with symbolic links resolved, so that
-// every path to the same directory names the same session.
+// level of its git work tree (`git rev-parse --show-toplevel`; where git is
+// not on PATH or refuses the repository, the nearest directory above dir
+// that holds a .git entry), or dir itself outside git, with symbolic links
+// resolved, so that every path to the same directory names the same
+// session.
 func Worktree(dir string) (string, error) {
 	abs, err := filepath.Abs(dir)
 	if err != nil {
 		return "", fmt.Errorf("find the worktree of %s: %w", dir, err)
 	}
+	if real, err := filepath.EvalSymlinks(abs); err == nil {
+		abs = real
+	}
+	top, ok := gitTop(abs)
+	if !ok {
+		top = dotGitAbove(abs)
+	}
+	if real, err := filepath.EvalSymlinks(top); err == nil {
+		top = real
+	}
+	return filepath.Clean(top), nil
+}
+
+// dotGitAbove is the nearest directory from dir up that holds a .git entry
+// (a directory, or the file of a linked worktree), or dir when none does.
+func dotGitAbove(dir string) string {
+	for d := dir; ; d = filepath.Dir(d) {
+		if _, err := os.Lstat(filepath.Join(d, ".git")); err == nil {
+			return d
+		}
+		if filepath.Dir(d) == d {
+			return dir
+		}
+	}
+}
+
+// gitTop asks git for the top level of dir's work tree; ok is false when
+// git is not on PATH or does not answer with one.
+func gitTop(abs string) (string, bool) {
 	top := abs
+	found := false
 	if git, err := exec.LookPath("git"); err == nil {
 		ctx, cancel := context.WithTimeout(context.Background(), gitTimeout)
 		defer cancel()
@@ -88,12 +130,9 @@ func Worktree(dir string) (string, error) {
 		cmd.Env = append(cmd.Environ(), "GIT_TERMINAL_PROMPT=0", "GIT_OPTIONAL_LOCKS=0")
 		if out, err := cmd.Output(); err == nil {
 			if t := strings.TrimSpace(string(bytes.TrimRight(out, "\n"))); t != "" && filepath.IsAbs(t) {
-				top = t
+				top, found = t, true
 			}
 		}
 	}
-	if real, err := filepath.EvalSymlinks(top); err == nil {
-		top = real
-	}
-	return filepath.Clean(top), nil
+	return top, found
 }

@@ -63,6 +63,7 @@ func Main() int {
 	// Leave no lock file behind: removed while still held, so a client
 	// that opened it meanwhile sees that its lock guards a removed file
 	// (lockIsPath) and takes the new one.
+	_ = os.Remove(cfg.path(".json"))
 	_ = os.Remove(cfg.path(".lock"))
 	lock.Close()
 	return code

@@ -29,6 +29,7 @@ func (s *server) admit(h Hello, c interface{ Close() error }) (*client, error) {
 	s.clients[cl.info.ID] = cl
 	if cl.attached {
 		s.phase = phaseAttached
+		s.attachedOnce = true
 		if s.linger != nil {
 			s.linger.Stop()
 		}
@@ -63,6 +64,9 @@ func (s *server) leave(cl *client) {
 	if cl.attached {
 		s.log.printf("client %d left: %s %s", cl.info.ID, cl.info.Kind, cl.info.Name)
 		s.clientsChanged()
+	}
+	if cl.info.Kind == KindConsole {
+		s.releaseSizes(cl.info.ID)
 	}
 }
 
@@ -146,6 +150,14 @@ func (s *server) info() Info {
 	}
 }
 
+// writeEnding marks the info file as ending (Info.Ending), for `jobdeck
+// sessions` while the jobs stop; Main removes the file at the very end.
+func (s *server) writeEnding() {
+	info := s.info()
+	info.Ending = true
+	_ = s.writeInfoFile(info)
+}
+
 // writeInfo writes the session's info file (<key>.json, 0600) by rename,
 // so a reader never sees half of it. It is for people and `jobdeck
 // sessions`; liveness is the lock.
@@ -156,7 +168,12 @@ func (s *server) writeInfo() error {
 	if ending {
 		return nil
 	}
-	b, err := json.MarshalIndent(s.info(), "", "  ")
+	return s.writeInfoFile(s.info())
+}
+
+// writeInfoFile writes info as the session's info file.
+func (s *server) writeInfoFile(info Info) error {
+	b, err := json.MarshalIndent(info, "", "  ")
 	if err != nil {
 		return err
 	}

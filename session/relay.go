@@ -54,9 +54,9 @@ func Relay(ctx context.Context, opts JoinOptions, in io.Reader, out io.Writer) e
 		return nil
 	}
 	if err == nil || errors.Is(err, io.EOF) {
-		err = errors.New("the session closed the connection")
+		err = errors.New("the session ended (stopped with `jobdeck sessions stop` or a signal, or killed; its log is in the session directory)")
 	}
-	return fmt.Errorf("%w: %v", ErrLinkLost, err)
+	return fmt.Errorf("%w: %v; restart this MCP server to start or join a session again", ErrLinkLost, err)
 }
 
 // orphaned is closed when this process's parent changes (it died and we

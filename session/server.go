@@ -15,6 +15,8 @@ import (
 	"syscall"
 	"time"
 
+	"golang.org/x/sys/unix"
+
 	"github.com/jobdeck/jobdeck/jobs"
 	"github.com/jobdeck/jobdeck/model"
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
@@ -55,10 +57,14 @@ type server struct {
 	clients map[int]*client // attached clients and control clients
 	nextID  int
 	linger  *time.Timer
-	watch   map[int]func() // consoles told when the client list changes
-	reason  string         // why the session ends
-	stopCh  chan struct{}  // closed when the session is to end
-	conns   sync.WaitGroup // connection handlers
+	// attachedOnce: a client has attached (until then the linger is at
+	// least firstClientWait).
+	attachedOnce bool
+	watch        map[int]func() // consoles told when the client list changes
+	reason       string         // why the session ends
+	sizes        sizes          // the consoles' wishes for their jobs' terminal sizes
+	stopCh       chan struct{}  // closed when the session is to end
+	conns        sync.WaitGroup // connection handlers
 }
 
 // client is one connection after its hello.
@@ -70,10 +76,7 @@ type client struct {
 
 // newServer makes the jobs table and listens on the session's socket.
 func newServer(cfg Config) (*server, error) {
-	if cfg.Linger <= 0 {
-		cfg.Linger = DefaultLinger
-	}
-	cfg.Linger = min(cfg.Linger, MaxLinger)
+	cfg.Linger = min(max(cfg.Linger, 0), MaxLinger)
 	table, err := jobs.New(jobs.Options{Dir: cfg.Target.Worktree, Grace: cfg.Grace})
 	if err != nil {
 		return nil, err
@@ -123,7 +126,11 @@ func (s *server) run(sigs <-chan os.Signal) int {
 	select {
 	case <-s.stopCh:
 	case sig := <-sigs:
-		s.end("stopped by " + sig.String())
+		name := sig.String()
+		if n, ok := sig.(syscall.Signal); ok {
+			name = unix.SignalName(n)
+		}
+		s.end("stopped by " + name)
 	}
 	return s.shutdown()
 }
@@ -158,7 +165,7 @@ func (s *server) shutdown() int {
 	s.lnMu.Lock()
 	s.ln.Close() // unlinks the socket
 	s.lnMu.Unlock()
-	_ = os.Remove(s.cfg.path(".json"))
+	s.writeEnding()
 	s.mu.Lock()
 	var closes []func()
 	for _, c := range s.clients {
@@ -195,12 +202,21 @@ func waitGroup(wg *sync.WaitGroup, d time.Duration) {
 	}
 }
 
+// firstClientWait is how long a new session waits for its first client
+// (the one that started it connects at once; one that died meanwhile never
+// does), whatever its linger.
+const firstClientWait = 10 * time.Second
+
 // startLingerLocked arms the linger timer. s.mu held.
 func (s *server) startLingerLocked() {
 	if s.linger != nil {
 		s.linger.Stop()
 	}
-	s.linger = time.AfterFunc(s.cfg.Linger, func() {
+	d := s.cfg.Linger
+	if !s.attachedOnce {
+		d = max(d, firstClientWait)
+	}
+	s.linger = time.AfterFunc(d, func() {
 		s.mu.Lock()
 		idle := s.phase == phaseLingering
 		s.mu.Unlock()
@@ -314,6 +330,7 @@ func (s *server) handle(c *net.UnixConn) {
 		}
 		defer stopHTTP()
 		w.HTTPAddr = addr
+		s.rename(cl, "http "+addr)
 		serveFn = s.serveHTTP
 	}
 	if err := s.welcome(c, req, w); err != nil {

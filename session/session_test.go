@@ -533,3 +533,25 @@ func TestStopOtherVersion(t *testing.T) {
 	}
 	waitFor(t, 10*time.Second, "the old session to end", func() bool { return !locked(filepath.Join(w.sdir, key+".lock")) })
 }
+
+// --linger 0 ends the session as soon as its last client leaves (yet a
+// new session waits for the client that started it, however short its
+// linger).
+func TestLingerZero(t *testing.T) {
+	t.Parallel()
+	w := newWorld(t)
+	a, _ := w.agent("agent", "--linger", "0s", "--grace", "1s")
+	w.call(a, "background", map[string]any{"command": w.job("sleep 300")}, false)
+	a.Close()
+	start := time.Now()
+	w.noLeftovers(15 * time.Second)
+	if d := time.Since(start); d > 5*time.Second {
+		t.Errorf("with --linger 0 the session took %v to end (grace 1 s)", d)
+	}
+	for range 3 {
+		b, _ := w.agent("agent-b", "--linger", "1ns")
+		w.call(b, "job_status", map[string]any{}, false)
+		b.Close()
+		w.noLeftovers(15 * time.Second)
+	}
+}

@@ -52,8 +52,9 @@ type Config struct {
 	Target Target `json:"target"`
 	// Dir is the session directory (Dir()).
 	Dir string `json:"dir"`
-	// Linger is how long the session outlives its last client; zero means
-	// DefaultLinger.
+	// Linger is how long the session outlives its last client (at most
+	// MaxLinger; zero: it ends as soon as the last one leaves). Before its
+	// first client attached, it waits at least firstClientWait.
 	Linger time.Duration `json:"linger"`
 	// Grace is the default time between SIGTERM and SIGKILL of the
 	// session's jobs: nil means the jobs core's default, zero none

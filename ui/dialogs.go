@@ -45,7 +45,7 @@ func newOverlay(title, text string) *overlay {
 // reportOverlay builds the /job-status overlay of a report.
 func (m *Model) reportOverlay(r model.Report) *overlay {
 	id := r.Job.ID
-	return &overlay{title: "job-status " + r.Job.Label(), lines: present.Report(r, m.owner, m.now()), job: &id}
+	return &overlay{title: "job-status " + r.Job.Label(), lines: present.Report(r, m.owner, m.shownNow()), job: &id}
 }
 
 // scroll moves the overlay's first line by d, within what the overlay

@@ -83,6 +83,10 @@ func (m *Model) statusRows(w int) []string {
 // finished", who else is attached, and what is being stopped or
 // restarted.
 func (m *Model) statusCounts() string {
+	if m.lost != "" {
+		// What ran is unknown now: no count would be true.
+		return "session gone"
+	}
 	live := m.liveCount()
 	var b strings.Builder
 	if len(m.jobs) == 0 {
@@ -118,7 +122,7 @@ func (m *Model) statusMessage() (string, *lipgloss.Style) {
 		return m.linkErr, &m.st.Error
 	case m.msgJob != nil:
 		if j, ok := m.snapshot(*m.msgJob); ok {
-			return present.Title(j, m.now()), &m.st.Info
+			return present.Title(j, m.shownNow()), &m.st.Info
 		}
 		return "", &m.st.Info
 	case m.msgErr:
@@ -131,6 +135,9 @@ func (m *Model) statusMessage() (string, *lipgloss.Style) {
 // still running now, not when it was asked.
 func (m *Model) confirmQuestion() string {
 	if m.confirm.kind == confirmQuit {
+		if others := m.others(); len(others) > 0 {
+			return others[0].Name + " attached meanwhile: y only detaches (every job keeps running), n stays"
+		}
 		if n := max(m.liveCount(), len(m.stopping)); n > 0 {
 			return "stop " + plural(n, "running job") + " and quit? y/n"
 		}

@@ -58,7 +58,7 @@ func (m *Model) renderList(r rect) []string {
 	// status ("exited 0, 1 still running", "killed by SIGTERM") when it
 	// fits beside a useful part of the command, else a compact one
 	// ("exit 0, 1 still running", "SIGTERM").
-	now := m.now()
+	now := m.shownNow()
 	labelW, elapsedW, fullW, shortW := 1, 4, 1, 1
 	for _, s := range m.jobs {
 		labelW = max(labelW, ansi.StringWidth(present.Label(s)))
@@ -111,7 +111,7 @@ func (m *Model) listRow(s model.Snapshot, w int, c listCols) string {
 		st = present.ShortStatus(s)
 	}
 	status := fit(st, c.status)
-	elapsed := model.FormatElapsed(s.Elapsed(m.now()))
+	elapsed := model.FormatElapsed(s.Elapsed(m.shownNow()))
 	elapsed = spaces(c.elapsed-len(elapsed)) + elapsed
 	// mark, glyph, then the columns, one space apart.
 	cmdW := w - 2 - 1 - c.label - 1 - c.status - 1 - c.elapsed - 1

@@ -99,6 +99,11 @@ func (m *Model) onConfirmKey(msg tea.KeyPressMsg) tea.Cmd {
 	case confirmKill:
 		return m.kill(c.job)
 	case confirmQuit:
+		if len(m.others()) > 0 {
+			// Someone attached while the question was open: the jobs
+			// are theirs too now, so leaving only detaches.
+			return tea.Quit
+		}
 		return m.stopAllAndQuit()
 	case confirmRestart:
 		return m.restart(c.job)

@@ -58,7 +58,8 @@ type Model struct {
 	// link to it is gone (then only q and, for a core that can,
 	// r for reconnect act).
 	session      model.SessionInfo
-	lost         string // why the link was lost; "" while it is up
+	lost         string    // why the link was lost; "" while it is up
+	lostAt       time.Time // when: what the screen shows stands still there
 	reconnecting bool
 
 	palette  *palette

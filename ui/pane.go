@@ -129,7 +129,7 @@ func (m *Model) renderPane(p paneView, r rect) []string {
 		b, bst, tst = lipgloss.ThickBorder(), m.st.BorderFocus, m.st.TitleFocus
 		vl, vr = m.st.paint.borderFL, m.st.paint.borderFoc
 	}
-	out = append(out, frameTop(b, bst, tst, present.Title(p.snap, m.now()), strconv.Itoa(p.num), r.w))
+	out = append(out, frameTop(b, bst, tst, present.Title(p.snap, m.shownNow()), strconv.Itoa(p.num), r.w))
 
 	inner := r.w - 2
 	body := r.h - 2

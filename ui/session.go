@@ -2,6 +2,7 @@ package ui
 
 import (
 	"strings"
+	"time"
 
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
@@ -51,6 +52,16 @@ func (m *Model) onReconnected(msg reconnectedMsg) tea.Cmd {
 	return subscribeCmd(m.ctx, m.core)
 }
 
+// shownNow is the time the screen's elapsed times are measured to: now,
+// or, once the link is lost, the moment it was (the jobs' fate since is
+// unknown, so their clocks stop).
+func (m *Model) shownNow() time.Time {
+	if m.lost != "" {
+		return m.lostAt
+	}
+	return m.now()
+}
+
 // sessionLabel names the console's session for messages.
 func (m *Model) sessionLabel() string {
 	if m.session.Label == "" {
@@ -88,10 +99,14 @@ func (m *Model) withOthers() string {
 // listTitle is the job list's title: "jobs", and on a shared session the
 // session in a word ("jobs · app"; the window title has the whole label).
 func (m *Model) listTitle() string {
-	if m.session.Private || m.session.Short == "" {
-		return "jobs"
+	title := "jobs"
+	if !m.session.Private && m.session.Short != "" {
+		title += " · " + m.session.Short
 	}
-	return "jobs · " + m.session.Short
+	if m.lost != "" {
+		title += " · gone: as last seen"
+	}
+	return title
 }
 
 // windowTitle is the terminal window's title: "jobdeck", and the session's

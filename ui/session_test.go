@@ -105,8 +105,14 @@ func TestSessionLost(t *testing.T) {
 	h.armed = false
 	h.send(eventsMsg{err: fmt.Errorf("%w: the session ended: stopped by `jobdeck sessions stop`", model.ErrUnavailable)})
 	f := h.footer(2)
-	if !strings.Contains(f, "the session ended") || !strings.Contains(f, "r joins again · q quits") {
+	if !strings.Contains(f, "the session ended") || !strings.Contains(f, "r joins again · q quits") || !strings.Contains(f, "session gone") {
 		t.Fatalf("lost link:\n%s", f)
+	}
+	if s := h.screen(); !strings.Contains(s, "jobs · app · gone: as last seen") {
+		t.Fatalf("the list should say its jobs are as last seen:\n%s", s)
+	}
+	if cmd := h.m.ensureClock(); cmd != nil {
+		t.Fatal("the clock ticks on for the jobs of a lost session")
 	}
 	h.press("x") // nothing to act on
 	if h.m.confirm != nil {
@@ -123,5 +129,28 @@ func TestSessionLost(t *testing.T) {
 	h.press("q")
 	if !h.quit || h.m.confirm != nil {
 		t.Fatalf("q on a lost link should quit at once:\n%s", h.footer(2))
+	}
+}
+
+// TestQuitQuestionThenAgent: an agent that attaches while the quit
+// question is open turns y into a detach: nothing is stopped.
+func TestQuitQuestionThenAgent(t *testing.T) {
+	t.Parallel()
+	c := fixtureCore(3)
+	c.setSession("/home/me/src/app", selfClient)
+	h := newHarness(t, c, 160, 40, Options{})
+	h.pump()
+	h.press("q")
+	if h.m.confirm == nil {
+		t.Fatal("alone with running jobs, q should ask")
+	}
+	c.setSession("/home/me/src/app", selfClient, agentClient)
+	h.pump()
+	if f := h.footer(2); !strings.Contains(f, "claude-code attached meanwhile: y only detaches") {
+		t.Fatalf("the question should say the agent came:\n%s", f)
+	}
+	h.press("y")
+	if !h.quit || len(c.killed) > 0 {
+		t.Fatalf("y with an agent attached: quit %v, killed %v", h.quit, c.killed)
 	}
 }

@@ -159,7 +159,7 @@ func (m *Model) armWait() tea.Cmd {
 // ensureClock schedules the once-a-second tick while a job is live, so
 // elapsed times move; nothing ticks when every job is over.
 func (m *Model) ensureClock() tea.Cmd {
-	if m.clockDue || m.liveCount() == 0 {
+	if m.clockDue || m.liveCount() == 0 || m.lost != "" {
 		return nil
 	}
 	m.clockDue = true
@@ -177,6 +177,7 @@ func (m *Model) onEvents(msg eventsMsg) tea.Cmd {
 		// events will come. A lost link is said, with what to do.
 		if errors.Is(msg.err, model.ErrUnavailable) {
 			m.lost = model.OneLine(msg.err.Error(), 0)
+			m.lostAt = m.now()
 			m.invalidate()
 		}
 		return nil
