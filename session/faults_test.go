@@ -199,3 +199,42 @@ func TestAgentNeverReads(t *testing.T) {
 		t.Errorf("the session grew from %d to %d KiB", before, after)
 	}
 }
+
+// A hello of no known kind, and a console's read with a cursor of
+// 2^64-1, are refused: the session and its jobs go on (both ended the
+// session once).
+func TestBadHelloAndCursor(t *testing.T) {
+	t.Parallel()
+	w := newWorld(t)
+	a, _ := w.agent("agent", "--linger", "1s")
+	w.call(a, "background", map[string]any{"command": w.job("echo up; sleep 300")}, false)
+	pid := w.sessionPID()
+	sock := filepath.Join(w.sdir, Target{Worktree: w.wt}.Key()+".sock")
+	for _, hello := range []string{
+		`{"jsonrpc":"2.0","id":1,"method":"jobdeck/hello","params":{"protocol":3}}`,
+		`{"jsonrpc":"2.0","id":1,"method":"jobdeck/hello","params":{"protocol":3,"kind":"bogus"}}`,
+	} {
+		c, err := net.Dial("unix", sock)
+		if err != nil {
+			t.Fatal(err)
+		}
+		_ = c.SetDeadline(time.Now().Add(10 * time.Second))
+		fmt.Fprintln(c, hello)
+		reply, _ := bufio.NewReader(c).ReadString('\n')
+		c.Close()
+		if !strings.Contains(reply, "unknown client kind") {
+			t.Errorf("hello %s: %q", hello, reply)
+		}
+	}
+	c, r := rawConsole(t, w)
+	fmt.Fprintln(c, `{"jsonrpc":"2.0","id":100,"method":"jobs/read","params":{"id":0,"req":{"After":18446744073709551615}}}`)
+	if reply, err := readReply(r); err != nil || !strings.Contains(reply, `"error"`) {
+		t.Errorf("a read after 2^64-1: %v %s", err, reply)
+	}
+	if w.sessionPID() != pid {
+		t.Fatal("the session died")
+	}
+	if out := w.call(a, "job_status", map[string]any{"id": 0}, false); !strings.Contains(out, "running") {
+		t.Fatalf("the job did not survive:\n%s", out)
+	}
+}
