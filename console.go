@@ -29,6 +29,11 @@ func (c consoleCore) Read(_ context.Context, id model.JobID, req model.ReadReque
 	return c.t.Read(id, req)
 }
 
+// ReadMany reads several rings.
+func (c consoleCore) ReadMany(_ context.Context, reqs []model.JobRead) ([]model.JobPage, error) {
+	return c.t.ReadMany(reqs), nil
+}
+
 // Start starts a job.
 func (c consoleCore) Start(ctx context.Context, spec model.Spec) (model.Report, error) {
 	return c.t.Start(ctx, spec)
@@ -126,6 +131,11 @@ func (c *remoteCore) List(ctx context.Context) ([]model.Snapshot, error) {
 // Read returns lines of job id's ring.
 func (c *remoteCore) Read(ctx context.Context, id model.JobID, req model.ReadRequest) (model.Page, error) {
 	return c.remote().Read(ctx, id, req)
+}
+
+// ReadMany reads several rings of the session in one round trip.
+func (c *remoteCore) ReadMany(ctx context.Context, reqs []model.JobRead) ([]model.JobPage, error) {
+	return c.remote().ReadMany(ctx, reqs)
 }
 
 // Start starts a job in the session, where and with what this console runs.

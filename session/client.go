@@ -133,6 +133,14 @@ func (r *Remote) Read(ctx context.Context, id model.JobID, req model.ReadRequest
 	return p, err
 }
 
+// ReadMany reads several rings in one round trip (see the jobs core's
+// ReadMany).
+func (r *Remote) ReadMany(ctx context.Context, reqs []model.JobRead) ([]model.JobPage, error) {
+	var res readManyResult
+	err := r.call(ctx, methodReadN, readManyParams{Reads: reqs}, &res)
+	return res.Pages, err
+}
+
 // Start starts a job in the session; an empty Dir and a nil Env mean this
 // console's (as its hello gave them).
 func (r *Remote) Start(ctx context.Context, spec model.Spec) (model.Report, error) {

@@ -19,16 +19,17 @@ import (
 // jobs core's own structure, or its error with the error's stable code),
 // and the notifications the session sends it.
 const (
-	methodList    = "jobs/list"    // {} → listResult
-	methodRead    = "jobs/read"    // readParams → model.Page (raw line bytes: colours kept)
-	methodStart   = "jobs/start"   // startParams → model.Report
-	methodStatus  = "jobs/status"  // statusParams → model.Report
-	methodKill    = "jobs/kill"    // killParams → model.Report
-	methodResolve = "jobs/resolve" // resolveParams → resolveResult
-	methodRestart = "jobs/restart" // restartParams → model.Report (the new run's)
-	methodRemove  = "jobs/remove"  // removeParams → struct{}
-	methodClear   = "jobs/clear"   // {} → clearResult
-	methodResize  = "jobs/resize"  // resizeParams → struct{}
+	methodList    = "jobs/list"     // {} → listResult
+	methodRead    = "jobs/read"     // readParams → model.Page (raw line bytes: colours kept)
+	methodStart   = "jobs/start"    // startParams → model.Report
+	methodStatus  = "jobs/status"   // statusParams → model.Report
+	methodKill    = "jobs/kill"     // killParams → model.Report
+	methodResolve = "jobs/resolve"  // resolveParams → resolveResult
+	methodRestart = "jobs/restart"  // restartParams → model.Report (the new run's)
+	methodRemove  = "jobs/remove"   // removeParams → struct{}
+	methodClear   = "jobs/clear"    // {} → clearResult
+	methodResize  = "jobs/resize"   // resizeParams → struct{}
+	methodReadN   = "jobs/readmany" // readManyParams → readManyResult (raw line bytes)
 
 	notifyEvents  = "jobs/events"     // eventsParams: coalesced events
 	notifyClients = "session/clients" // Info: the attached clients changed
@@ -74,6 +75,14 @@ type clearResult struct {
 
 type resolveParams struct {
 	Sel string `json:"sel"`
+}
+
+type readManyParams struct {
+	Reads []model.JobRead `json:"reads"`
+}
+
+type readManyResult struct {
+	Pages []model.JobPage `json:"pages"`
 }
 
 type resizeParams struct {
@@ -206,6 +215,12 @@ func (h consoleHandler) handle(ctx context.Context, method string, params json.R
 		}
 		id, err := t.Resolve(p.Sel)
 		return resolveResult{ID: id}, err
+	case methodReadN:
+		var p readManyParams
+		if err := decode(&p); err != nil {
+			return nil, err
+		}
+		return readManyResult{Pages: t.ReadMany(p.Reads)}, nil
 	case methodResize:
 		var p resizeParams
 		if err := decode(&p); err != nil {

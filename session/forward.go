@@ -5,6 +5,7 @@ package session
 import (
 	"context"
 	"sync"
+	"time"
 
 	"github.com/jobdeck/jobdeck/model"
 )
@@ -68,15 +69,67 @@ func (f *forwarder) take() (evs []model.Event, merged int, clients bool) {
 	return evs, merged, clients
 }
 
+// outputGap is the least time between two notifications that carry only
+// output events: a flood in 8 jobs publishes an output event per job every
+// 10 ms, and the console reads the rings at most once a frame (30 a second
+// or fewer), so output that comes within outputGap of the last
+// notification waits for the rest of it (folded with what else comes),
+// while output after a quiet spell, state events and client changes go at
+// once.
+const outputGap = 20 * time.Millisecond
+
+// onlyOutput reports whether what is pending is output events only.
+func (f *forwarder) onlyOutput() bool {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	if f.clients {
+		return false
+	}
+	for _, ev := range f.pending {
+		if ev.Kind != model.EventOutput {
+			return false
+		}
+	}
+	return true
+}
+
+// hold waits until outputGap has passed since last while only output is
+// pending; it returns at once when something else comes, and false when
+// ctx ends.
+func (f *forwarder) hold(ctx context.Context, last time.Time) bool {
+	for f.onlyOutput() {
+		d := outputGap - time.Since(last)
+		if d <= 0 {
+			return true
+		}
+		t := time.NewTimer(d)
+		select {
+		case <-ctx.Done():
+			t.Stop()
+			return false
+		case <-t.C:
+			return true
+		case <-f.wake:
+			t.Stop()
+		}
+	}
+	return true
+}
+
 // run writes what is pending to the console as notifications until ctx
 // ends or a write fails (the console is gone).
 func (f *forwarder) run(ctx context.Context, p *peer, info func() Info) {
+	var last time.Time
 	for {
 		select {
 		case <-ctx.Done():
 			return
 		case <-f.wake:
 		}
+		if !f.hold(ctx, last) {
+			return
+		}
+		last = time.Now()
 		evs, merged, clients := f.take()
 		if clients {
 			if p.notifyPeer(ctx, notifyClients, info()) != nil {

@@ -91,3 +91,25 @@ func BenchmarkFrame8Panes(b *testing.B) {
 	b.ReportMetric(per/float64(base.Nanoseconds()), "x-empty")
 	b.ReportMetric(float64(drawOnly.Nanoseconds())/1e6, "draw-ms/frame")
 }
+
+// BenchmarkFrame8PanesWrap runs the same frame as BenchmarkFrame8Panes
+// with wrapping on in all 8 panes (their ~100-cell lines take two or three
+// rows each), beside the frame without wrapping, timed first in the same
+// run; the ratio is reported (target ≤ 1.5×).
+func BenchmarkFrame8PanesWrap(b *testing.B) {
+	cut := frameModel(benchCore(true), 200, 60)
+	base := timeFrames(cut, 300*time.Millisecond, frame)
+	m := frameModel(benchCore(true), 200, 60)
+	for id := range model.JobID(8) {
+		m.wrap[id] = true
+	}
+	b.ReportAllocs()
+	b.ResetTimer()
+	for b.Loop() {
+		frame(m)
+	}
+	per := float64(b.Elapsed().Nanoseconds()) / float64(b.N)
+	b.ReportMetric(per/1e6, "ms/frame")
+	b.ReportMetric(float64(base.Nanoseconds())/1e6, "cut-ms/frame")
+	b.ReportMetric(per/float64(base.Nanoseconds()), "x-cut")
+}

@@ -20,6 +20,10 @@ type Core interface {
 	List(ctx context.Context) ([]model.Snapshot, error)
 	// Read returns lines of one job's ring, without waiting for new ones.
 	Read(ctx context.Context, id model.JobID, req model.ReadRequest) (model.Page, error)
+	// ReadMany reads several rings in one call (a frame's panes): pages[i]
+	// answers reqs[i], a job that cannot be read with its error's code in
+	// Err. The error is the call's (a lost link).
+	ReadMany(ctx context.Context, reqs []model.JobRead) ([]model.JobPage, error)
 	// Start starts a job and returns its first report (it may wait a
 	// moment so that a command that dies at once is reported as dead).
 	Start(ctx context.Context, spec model.Spec) (model.Report, error)

@@ -65,7 +65,7 @@ func (m *Model) renderOverlay(o *overlay, r rect) []string {
 		return out
 	}
 	b := lipgloss.ThickBorder()
-	out = append(out, frameTop(b, m.st.BorderFocus, m.st.TitleFocus, o.title, "", r.w))
+	out = append(out, frameTop(b, m.st.paint.borderFocS, m.st.paint.titleFocS, o.title, "", r.w))
 	for _, cell := range o.cells(r) {
 		out = append(out, m.st.paint.borderFL+cell+m.st.paint.borderFoc)
 	}
@@ -76,6 +76,6 @@ func (m *Model) renderOverlay(o *overlay, r rect) []string {
 	if o.wrap {
 		note = "wrap · " + note
 	}
-	out = append(out, frameBottom(b, m.st.BorderFocus, note, r.w))
+	out = append(out, frameBottom(b, m.st.paint.borderFocS, note, r.w))
 	return out
 }

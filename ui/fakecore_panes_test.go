@@ -28,3 +28,23 @@ func (c *fakeCore) sizes() map[model.JobID]model.TermSize {
 	}
 	return out
 }
+
+// ReadMany reads each ring as Read does (each read counts in reads).
+func (c *fakeCore) ReadMany(ctx context.Context, reqs []model.JobRead) ([]model.JobPage, error) {
+	c.mu.Lock()
+	lost := c.lost
+	c.readManys++
+	c.mu.Unlock()
+	if lost {
+		return nil, errLost
+	}
+	pages := make([]model.JobPage, len(reqs))
+	for i, r := range reqs {
+		p, err := c.Read(ctx, r.ID, r.Req)
+		pages[i] = model.JobPage{Page: p}
+		if err != nil {
+			pages[i].Err = model.ErrorCode(err)
+		}
+	}
+	return pages, nil
+}

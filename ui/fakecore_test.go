@@ -38,6 +38,7 @@ type fakeCore struct {
 	session  *model.SessionInfo // Session's answer; nil: a private core
 
 	startSizes []model.TermSize // the Spec.Size of each Start
+	readManys  int              // ReadMany calls
 	resized    []resizeReq      // Resize calls, in order
 }
 
@@ -47,6 +48,7 @@ type fakeJob struct {
 	ringCap int
 	partial []model.Line
 	last    uint64 // seq of the newest complete line
+	bytes   int64  // bytes "printed" (Snapshot.Bytes)
 	removed bool   // Remove or Clear took it out of the list
 }
 
@@ -108,6 +110,7 @@ func (c *fakeCore) setPartial(id model.JobID, stream model.Stream, text string) 
 	c.mu.Lock()
 	j := c.jobs[id]
 	j.partial = []model.Line{{Seq: j.last + 1, Stream: stream, Text: []byte(text), Partial: true}}
+	j.bytes += int64(len(text))
 	c.mu.Unlock()
 	c.publish(model.Event{Kind: model.EventOutput, Job: id})
 }
@@ -123,6 +126,7 @@ func (c *fakeCore) update(id model.JobID, f func(*model.Snapshot)) {
 func (j *fakeJob) snapshot() model.Snapshot {
 	s := j.snap
 	s.Lines = j.last
+	s.Bytes = j.bytes + int64(j.last) // a line's newline counts
 	if len(j.ring) > 0 {
 		s.FirstSeq = j.ring[0].Seq
 	}

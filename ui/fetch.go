@@ -30,6 +30,9 @@ type sight struct {
 	current               model.JobID
 	hasCurrent            bool
 	scroll                map[model.JobID]uint64 // a paused pane's top seq
+	// prev holds the windows as last fetched (requestFetch's sight only):
+	// a fetch keeps those whose job printed nothing since.
+	prev map[model.JobID]paneWindow
 }
 
 // paneReq is one pane's read: the job, the pane's body rows and text
@@ -177,14 +180,8 @@ func fetch(ctx context.Context, core Core, v sight, overlay *model.JobID) fetche
 	if msg.session, err = core.Session(ctx); err != nil {
 		return fetchedMsg{err: err}
 	}
-	for _, r := range msg.plan {
-		w, err := readWindow(ctx, core, r)
-		if errors.Is(err, model.ErrUnavailable) {
-			return fetchedMsg{err: err}
-		}
-		// Any other error (the job was dropped since the list) leaves
-		// the pane empty until the next fetch.
-		msg.windows[r.id] = w
+	if err := readWindows(ctx, core, jobs, msg.plan, v.prev, msg.windows); err != nil {
+		return fetchedMsg{err: err}
 	}
 	if overlay != nil {
 		if r, err := core.Status(ctx, *overlay, model.StatusOptions{Lines: overlayLines}); err == nil {
@@ -192,6 +189,46 @@ func fetch(ctx context.Context, core Core, v sight, overlay *model.JobID) fetche
 		}
 	}
 	return msg
+}
+
+// readWindows fills windows with the window of each pane of plan: the
+// previous one when its job printed nothing since it was read for the
+// same pane (prev), else read afresh, all of those in one ReadMany. A job
+// that cannot be read (it went since the list) leaves its pane empty
+// until the next fetch; the error is a lost link's.
+func readWindows(ctx context.Context, core Core, jobs []model.Snapshot, plan []paneReq, prev, windows map[model.JobID]paneWindow) error {
+	var reads []model.JobRead
+	var keys []windowKey
+	for _, r := range plan {
+		i := slices.IndexFunc(jobs, func(s model.Snapshot) bool { return s.ID == r.id })
+		if i < 0 || r.rows <= 0 {
+			windows[r.id] = paneWindow{}
+			continue
+		}
+		key := keyOf(r, jobs[i])
+		if w, ok := prev[r.id]; ok && w.key == key {
+			windows[r.id] = w
+			continue
+		}
+		reads = append(reads, model.JobRead{ID: r.id, Req: windowRead(r)})
+		keys = append(keys, key)
+	}
+	if len(reads) == 0 {
+		return nil
+	}
+	pages, err := core.ReadMany(ctx, reads)
+	if errors.Is(err, model.ErrUnavailable) {
+		return err
+	}
+	for i, k := range keys {
+		var w paneWindow
+		if err == nil && i < len(pages) && pages[i].Err == "" {
+			w = windowOf(k.req, pages[i].Page)
+			w.key = k
+		}
+		windows[k.req.id] = w
+	}
+	return nil
 }
 
 // requestFetch returns the command that fetches what the screen shows,
@@ -208,7 +245,12 @@ func (m *Model) requestFetch() tea.Cmd {
 		id := *m.overlay.job
 		overlay = &id
 	}
-	return m.fx.fetch(m.ctx, m.core, m.sight(), overlay)
+	v := m.sight()
+	v.prev = make(map[model.JobID]paneWindow, len(m.windows))
+	for id, w := range m.windows {
+		v.prev[id] = w
+	}
+	return m.fx.fetch(m.ctx, m.core, v, overlay)
 }
 
 // fetchIfStale fetches when what the panes show changed (a key, a resize,

@@ -22,7 +22,7 @@ func (m *Model) footerRows() int {
 		n = len(m.statusText(m.width))
 	}
 	if m.help.ShowAll {
-		return n + strings.Count(m.help.View(m.keys), "\n") + 1 + len(m.recentRows(m.width))
+		return n + strings.Count(m.helpView(), "\n") + 1 + len(m.recentRows(m.width))
 	}
 	return n + 1
 }
@@ -39,7 +39,7 @@ func (m *Model) renderFooter(w, h int) []string {
 		} else {
 			out = append(out, m.statusRows(w)...)
 		}
-		for _, l := range strings.Split(m.help.View(m.keys), "\n") {
+		for _, l := range strings.Split(m.helpView(), "\n") {
 			out = append(out, fit(l, w))
 		}
 		if m.help.ShowAll {
@@ -152,4 +152,24 @@ func plural(n int, word string) string {
 		return "1 " + word
 	}
 	return strconv.Itoa(n) + " " + word + "s"
+}
+
+// helpView is the help's view (bubbles/help) for the keys in use, kept
+// until the width, the full/short choice or a key's help changes: it is
+// the same in every frame.
+func (m *Model) helpView() string {
+	key := helpKey{width: m.width, all: m.help.ShowAll, mouseOff: m.mouseOff}
+	if m.helpCache.ok && m.helpCache.key == key {
+		return m.helpCache.view
+	}
+	m.helpCache.key, m.helpCache.ok = key, true
+	m.helpCache.view = m.help.View(m.keys)
+	return m.helpCache.view
+}
+
+// helpKey is what the help's view depends on.
+type helpKey struct {
+	width    int
+	all      bool
+	mouseOff bool // the Mouse key's help words it
 }

@@ -16,22 +16,22 @@ import (
 //	● running   ◌ stopping   ✓ exited 0   ✗ exited non-zero
 //	⊘ killed by a signal   ◑ leader gone, processes still running
 //	! failed to start
-func (st Styles) stateGlyph(s model.Snapshot) (string, lipgloss.Style) {
+func (st Styles) stateGlyph(s model.Snapshot) (string, sgr) {
 	switch {
 	case s.State == model.StateFailed:
-		return "!", st.Failed
+		return "!", st.paint.failed
 	case s.State == model.StateStopping:
-		return "◌", st.Stopping
+		return "◌", st.paint.stopping
 	case s.Exit == nil:
-		return "●", st.Running
+		return "●", st.paint.running
 	case s.Remaining > 0 && !s.Done:
-		return "◑", st.Lingering
+		return "◑", st.paint.lingering
 	case s.Exit.Signaled():
-		return "⊘", st.Failed
+		return "⊘", st.paint.failed
 	case s.Exit.Code == 0:
-		return "✓", st.Succeeded
+		return "✓", st.paint.succeeded
 	default:
-		return "✗", st.Failed
+		return "✗", st.paint.failed
 	}
 }
 
@@ -47,7 +47,7 @@ func (m *Model) renderList(r rect) []string {
 		return out
 	}
 	b := lipgloss.RoundedBorder()
-	out = append(out, frameTop(b, m.st.Border, m.st.Title, m.listTitle(), "", r.w))
+	out = append(out, frameTop(b, m.st.paint.borderS, m.st.paint.titleS, m.listTitle(), "", r.w))
 	inner, rows := r.w-2, r.h-2
 	if rows <= 0 {
 		return out[:min(len(out), r.h)]
@@ -83,7 +83,7 @@ func (m *Model) renderList(r rect) []string {
 		var cell string
 		switch {
 		case len(m.jobs) == 0 && i == 0:
-			cell = m.st.Dim.Render(fit(" no jobs yet", inner))
+			cell = m.st.paint.dimS.wrap(fit(" no jobs yet", inner))
 		case j < len(m.jobs):
 			cell = m.listRow(m.jobs[j], inner, cols)
 		default:
@@ -91,7 +91,7 @@ func (m *Model) renderList(r rect) []string {
 		}
 		out = append(out, vl+cell+vr)
 	}
-	out = append(out, frameBottom(b, m.st.Border, "", r.w))
+	out = append(out, frameBottom(b, m.st.paint.borderS, "", r.w))
 	return out
 }
 
@@ -104,7 +104,7 @@ type listCols struct {
 // listRow draws one job of the list in w cells.
 func (m *Model) listRow(s model.Snapshot, w int, c listCols) string {
 	sel := m.hasCurrent && s.ID == m.current
-	glyph, gst := m.st.stateGlyph(s)
+	glyph, gs := m.st.stateGlyph(s)
 	label := fit(present.Label(s), c.label)
 	st := s.Status()
 	if c.short {
@@ -125,17 +125,17 @@ func (m *Model) listRow(s model.Snapshot, w int, c listCols) string {
 	}
 	if sel {
 		row := "▸" + glyph + " " + label + " " + status + " " + elapsed + " " + cmd
-		return m.st.Selected.Render(fit(row, w))
+		return m.st.paint.selectedS.wrap(fit(row, w))
 	}
 	var sb strings.Builder
 	sb.WriteString(" ")
-	sb.WriteString(gst.Render(glyph))
+	sb.WriteString(gs.wrap(glyph))
 	sb.WriteString(" ")
 	sb.WriteString(label)
 	sb.WriteString(" ")
-	sb.WriteString(gst.Render(status))
+	sb.WriteString(gs.wrap(status))
 	sb.WriteString(" ")
-	sb.WriteString(m.st.Dim.Render(elapsed))
+	sb.WriteString(m.st.paint.dimS.wrap(elapsed))
 	sb.WriteString(" ")
 	sb.WriteString(cmd)
 	return fit(sb.String(), w)

@@ -48,11 +48,14 @@ type Model struct {
 	planned   []paneReq
 	fetching  bool      // a fetch is in flight
 	lastFetch time.Time // when the last fetch was asked for (fx.clock)
-	refetch   bool      // fetch again when it returns
-	linkErr   string    // why the last fetch failed; "" once one works
-	synced    bool      // a fetch has brought the job list
-	starting  int       // start commands on their way
-	quitAsked bool      // quit was asked before the console knew what runs
+	// Output pacing (pace.go): when output last came in, and since when
+	// it has come in every frame.
+	lastOutput, floodSince time.Time
+	refetch                bool   // fetch again when it returns
+	linkErr                string // why the last fetch failed; "" once one works
+	synced                 bool   // a fetch has brought the job list
+	starting               int    // start commands on their way
+	quitAsked              bool   // quit was asked before the console knew what runs
 
 	// The session the core belongs to, as last fetched, and whether the
 	// link to it is gone (then only q and, for a core that can,
@@ -82,14 +85,21 @@ type Model struct {
 	cache   struct {
 		gen, footGen uint64
 		ok           bool
-		rows         []string // the screen's rows, as rendered
-		footer       rect     // where the footer was drawn
+		footer       rect // where the footer was drawn
+		footOff      int  // where in frame the footer's rows start
 		content      string
 	}
-	frameDue       bool // a frame tick is scheduled
-	clockDue       bool // the 1 s elapsed-time tick is scheduled
-	waiting        bool // a Wait command is outstanding
-	waitAfterFrame bool // re-arm Wait when the frame comes
+	helpCache struct {
+		key  helpKey
+		ok   bool
+		view string
+	}
+	frame          []byte // the last frame's bytes (frame.go), reused
+	scratch        []byte // a line's sanitised text while it is drawn
+	frameDue       bool   // a frame tick is scheduled
+	clockDue       bool   // the 1 s elapsed-time tick is scheduled
+	waiting        bool   // a Wait command is outstanding
+	waitAfterFrame bool   // re-arm Wait when the frame comes
 	fx             effects
 }
 

@@ -1,11 +1,11 @@
 package ui
 
 import (
-	"context"
 	"strconv"
 	"strings"
 
 	"charm.land/lipgloss/v2"
+	"github.com/charmbracelet/x/ansi"
 
 	"github.com/jobdeck/jobdeck/model"
 	"github.com/jobdeck/jobdeck/ui/present"
@@ -19,8 +19,8 @@ import (
 // paneRow is one row of a pane's window: a line (complete or the open
 // partial one), or the marker for lines the ring evicted.
 type paneRow struct {
-	line    model.Line
-	dropped uint64 // > 0: a "[… N lines dropped]" marker
+	line    *model.Line // into the page it was read from (nil for a marker)
+	dropped uint64      // > 0: a "[… N lines dropped]" marker
 }
 
 // paneWindow is what a pane shows.
@@ -30,56 +30,71 @@ type paneWindow struct {
 	newer uint64
 	// empty reports that the job printed nothing yet.
 	empty bool
+	// key is what the window was read for (zero: nothing was read).
+	key windowKey
 }
 
-// readWindow reads the rows of a pane from the core: the newest r.rows
-// when r.top is zero (following), else the ones from seq r.top on. A marker
-// row stands where the ring evicted lines the window would show before
-// them. The error is the core's (a dropped job, a lost link).
-func readWindow(ctx context.Context, core Core, r paneReq) (paneWindow, error) {
-	id, n, top := r.id, r.rows, r.top
-	if n <= 0 {
-		return paneWindow{}, nil
+// windowKey says what a window was read for: the pane's read and its
+// job's output so far. A window whose key is unchanged would read the
+// same, so a fetch keeps it instead of reading it again.
+type windowKey struct {
+	req   paneReq
+	lines uint64 // the job's last complete line
+	bytes int64  // every byte the job printed (a partial line moves it too)
+}
+
+// keyOf is the key of pane r's window for job s as listed.
+func keyOf(r paneReq, s model.Snapshot) windowKey {
+	return windowKey{req: r, lines: s.Lines, bytes: s.Bytes}
+}
+
+// windowRead is the read that fills pane r: the newest r.rows lines while
+// it follows (r.top is zero), else the r.rows lines from seq r.top on.
+func windowRead(r paneReq) model.ReadRequest {
+	if r.top == 0 {
+		return model.ReadRequest{Tail: true, Limit: r.rows}
 	}
+	return model.ReadRequest{After: r.top - 1, Limit: r.rows}
+}
+
+// windowOf builds pane r's window from the page windowRead(r) returned. A
+// marker row stands where the ring evicted lines the window would show
+// before them.
+func windowOf(r paneReq, page model.Page) paneWindow {
+	n, top := r.rows, r.top
 	var w paneWindow
+	if n <= 0 {
+		return w
+	}
+	rows := make([]paneRow, 0, len(page.Lines)+len(page.Partial)+1)
 	if top == 0 {
-		page, err := core.Read(ctx, id, model.ReadRequest{Tail: true, Limit: n})
-		if err != nil {
-			return w, err
-		}
-		rows := make([]paneRow, 0, len(page.Lines)+len(page.Partial)+1)
 		// The window reaches back to the ring's oldest line: say what the
 		// ring no longer has before it.
 		if page.Skipped == 0 && page.Dropped > 0 {
 			rows = append(rows, paneRow{dropped: page.Dropped})
 		}
-		for _, l := range page.Lines {
-			rows = append(rows, paneRow{line: l})
+		for i := range page.Lines {
+			rows = append(rows, paneRow{line: &page.Lines[i]})
 		}
-		for _, l := range page.Partial {
-			rows = append(rows, paneRow{line: l})
+		for i := range page.Partial {
+			rows = append(rows, paneRow{line: &page.Partial[i]})
 		}
 		if len(rows) > n {
 			rows = rows[len(rows)-n:]
 		}
 		w.rows = rows
 		w.empty = page.Last == 0 && len(page.Partial) == 0 && page.Dropped == 0
-		return w, nil
+		return w
 	}
-	page, err := core.Read(ctx, id, model.ReadRequest{After: top - 1, Limit: n})
-	if err != nil {
-		return w, err
-	}
-	rows := make([]paneRow, 0, len(page.Lines)+len(page.Partial)+1)
 	if page.Dropped > 0 {
 		rows = append(rows, paneRow{dropped: page.Dropped})
 	}
-	for _, l := range page.Lines {
-		rows = append(rows, paneRow{line: l})
+	for i := range page.Lines {
+		rows = append(rows, paneRow{line: &page.Lines[i]})
 	}
 	if page.More == 0 {
-		for _, l := range page.Partial {
-			rows = append(rows, paneRow{line: l})
+		for i := range page.Partial {
+			rows = append(rows, paneRow{line: &page.Partial[i]})
 		}
 	}
 	if len(rows) > n {
@@ -98,7 +113,7 @@ func readWindow(ctx context.Context, core Core, r paneReq) (paneWindow, error) {
 	if page.Last > last {
 		w.newer = page.Last - last
 	}
-	return w, nil
+	return w
 }
 
 // paneView describes one pane to render.
@@ -112,34 +127,56 @@ type paneView struct {
 }
 
 // renderPane draws pane p into r: a frame whose title is the job's report
-// header with its listening ports (present.Title), the job's lines (stderr marked with a tinted "!", colours kept), and
-// a bottom edge that says when the pane is paused or zoomed. It returns
-// exactly r.h rows of exactly r.w cells.
-func (m *Model) renderPane(p paneView, r rect) []string {
-	out := make([]string, 0, r.h)
+// header with its listening ports (present.Title), the job's lines
+// (stderr marked with a tinted "!", colours kept), and a bottom edge that
+// says when the pane is paused, zoomed or wrapped: exactly r.h rows of
+// exactly r.w cells. Its body rows are drawn straight into the frame
+// (paneLine) unless it wraps.
+func (m *Model) renderPane(p paneView, r rect) placed {
 	if r.w < 4 || r.h < 2 {
+		out := make([]string, 0, r.h)
 		for range r.h {
 			out = append(out, spaces(r.w))
 		}
-		return out
+		return placed{r: r, lines: out}
 	}
-	b, bst, tst := lipgloss.RoundedBorder(), m.st.Border, m.st.Title
+	b, bst, tst := lipgloss.RoundedBorder(), m.st.paint.borderS, m.st.paint.titleS
 	vl, vr := m.st.paint.borderL, m.st.paint.border
 	if p.focused {
-		b, bst, tst = lipgloss.ThickBorder(), m.st.BorderFocus, m.st.TitleFocus
+		b, bst, tst = lipgloss.ThickBorder(), m.st.paint.borderFocS, m.st.paint.titleFocS
 		vl, vr = m.st.paint.borderFL, m.st.paint.borderFoc
 	}
-	out = append(out, frameTop(b, bst, tst, present.Title(p.snap, m.shownNow()), strconv.Itoa(p.num), r.w))
-
-	inner := r.w - 2
-	body := r.h - 2
+	top := frameTop(b, bst, tst, present.Title(p.snap, m.shownNow()), strconv.Itoa(p.num), r.w)
 	win := m.windows[p.snap.ID] // as last fetched
-	for _, cell := range m.paneCells(p, win, inner, body) {
-		out = append(out, vl+cell+vr)
+	bottom := frameBottom(b, bst, present.PaneNote(p.top > 0, win.newer, p.zoomed, p.wrap), r.w)
+	inner, body := r.w-2, r.h-2
+	if p.wrap {
+		out := make([]string, 0, r.h)
+		out = append(out, top)
+		for _, cell := range m.paneCells(p, win, inner, body) {
+			out = append(out, vl+cell+vr)
+		}
+		return placed{r: r, lines: append(out, bottom)}
 	}
-
-	out = append(out, frameBottom(b, bst, present.PaneNote(p.top > 0, win.newer, p.zoomed, p.wrap), r.w))
-	return out
+	live := p.snap.Live()
+	return placed{r: r, line: func(dst []byte, i int) []byte {
+		switch {
+		case i == 0:
+			return append(dst, top...)
+		case i == r.h-1:
+			return append(dst, bottom...)
+		}
+		dst = append(dst, vl...)
+		switch j := i - 1; {
+		case j < len(win.rows):
+			dst = m.appendRow(dst, win.rows[j], inner)
+		case j == 0 && win.empty:
+			dst = append(dst, m.st.paint.dimS.wrap(fit("  "+present.NoOutput(live), inner))...)
+		default:
+			dst = appendSpaces(dst, inner)
+		}
+		return append(dst, vr...)
+	}}
 }
 
 // renderRow draws one window row into w cells: a two-cell gutter ("!" for
@@ -160,42 +197,58 @@ func (m *Model) renderRow(r paneRow, w int) string {
 
 // frameTop draws a frame's top edge, w cells wide, with a title on the left
 // and a tag (the pane number) on the right: "╭─ title ─────── 1 ─╮".
-func frameTop(b lipgloss.Border, bst, tst lipgloss.Style, title, tag string, w int) string {
+func frameTop(b lipgloss.Border, bst, tst sgr, title, tag string, w int) string {
 	if w < 2 {
 		return spaces(w)
 	}
-	var sb strings.Builder
 	fixed := 2 + 1 // corners and the first rule
 	tagPart := ""
 	if tag != "" {
 		tagPart = " " + tag + " " + b.Top
 	}
-	tagW := lipgloss.Width(tagPart)
+	tagW := ansi.StringWidth(tagPart)
 	avail := w - fixed - tagW - 2 // spaces around the title
 	if avail < 1 || title == "" {
-		sb.WriteString(bst.Render(b.TopLeft + strings.Repeat(b.Top, w-2) + b.TopRight))
-		return sb.String()
+		return bst.wrap(b.TopLeft + strings.Repeat(b.Top, w-2) + b.TopRight)
 	}
-	t := fit(title, avail)
-	t = strings.TrimRight(t, " ")
-	fill := w - fixed - tagW - 2 - lipgloss.Width(t)
-	sb.WriteString(bst.Render(b.TopLeft + b.Top + " "))
-	sb.WriteString(tst.Render(t))
-	sb.WriteString(bst.Render(" " + strings.Repeat(b.Top, max(fill, 0)) + tagPart + b.TopRight))
+	t := strings.TrimRight(fit(title, avail), " ")
+	fill := w - fixed - tagW - 2 - ansi.StringWidth(t)
+	var sb strings.Builder
+	sb.Grow(3*w + 64)
+	sb.WriteString(bst.wrap(b.TopLeft + b.Top + " "))
+	sb.WriteString(tst.wrap(t))
+	sb.WriteString(bst.open)
+	sb.WriteString(" ")
+	for range max(fill, 0) {
+		sb.WriteString(b.Top)
+	}
+	sb.WriteString(tagPart)
+	sb.WriteString(b.TopRight)
+	sb.WriteString(bst.close)
 	return sb.String()
 }
 
 // frameBottom draws a frame's bottom edge, w cells wide, with an optional
 // note on the left: "╰─ paused · End follows ────╯".
-func frameBottom(b lipgloss.Border, bst lipgloss.Style, note string, w int) string {
+func frameBottom(b lipgloss.Border, bst sgr, note string, w int) string {
 	if w < 2 {
 		return spaces(w)
 	}
 	avail := w - 2 - 1 - 2
-	if note == "" || avail < 4 {
-		return bst.Render(b.BottomLeft + strings.Repeat(b.Bottom, w-2) + b.BottomRight)
+	var sb strings.Builder
+	sb.Grow(3*w + 32)
+	sb.WriteString(bst.open)
+	sb.WriteString(b.BottomLeft)
+	fill := w - 2
+	if note != "" && avail >= 4 {
+		n := strings.TrimRight(fit(note, avail), " ")
+		sb.WriteString(b.Bottom + " " + n + " ")
+		fill = w - 2 - 1 - 2 - ansi.StringWidth(n)
 	}
-	n := strings.TrimRight(fit(note, avail), " ")
-	fill := w - 2 - 1 - 2 - lipgloss.Width(n)
-	return bst.Render(b.BottomLeft + b.Bottom + " " + n + " " + strings.Repeat(b.Bottom, max(fill, 0)) + b.BottomRight)
+	for range max(fill, 0) {
+		sb.WriteString(b.Bottom)
+	}
+	sb.WriteString(b.BottomRight)
+	sb.WriteString(bst.close)
+	return sb.String()
 }

@@ -61,6 +61,30 @@ type paint struct {
 	border, borderFoc  string // styled vertical border pieces
 	borderL, borderFL  string
 	droppedOpen, dropC string
+
+	// The SGR around text of the styles frames and list rows use, so
+	// that a frame wraps its text without lipgloss's Render.
+	borderS, borderFocS, titleS, titleFocS, dimS, selectedS sgr
+	running, stopping, succeeded, failed, lingering         sgr
+}
+
+// sgr is the escape sequences a style puts before and after its text
+// (both empty without colours or attributes).
+type sgr struct{ open, close string }
+
+// sgrOf returns st's sgr.
+func sgrOf(st lipgloss.Style) sgr {
+	o, c := sgrAround(st)
+	return sgr{o, c}
+}
+
+// wrap returns text in the style: what st.Render(text) gives for one line
+// of text without tabs.
+func (s sgr) wrap(text string) string {
+	if s.open == "" && s.close == "" {
+		return text
+	}
+	return s.open + text + s.close
 }
 
 // NewStyles builds the console's styles from DefaultPalette; noColor drops
@@ -114,6 +138,11 @@ func NewStyles(noColor bool) Styles {
 	s.paint.borderL = s.Border.Render(lipgloss.RoundedBorder().Left)
 	s.paint.borderFoc = s.BorderFocus.Render(lipgloss.ThickBorder().Right)
 	s.paint.borderFL = s.BorderFocus.Render(lipgloss.ThickBorder().Left)
+	s.paint.borderS, s.paint.borderFocS = sgrOf(s.Border), sgrOf(s.BorderFocus)
+	s.paint.titleS, s.paint.titleFocS = sgrOf(s.Title), sgrOf(s.TitleFocus)
+	s.paint.dimS, s.paint.selectedS = sgrOf(s.Dim), sgrOf(s.Selected)
+	s.paint.running, s.paint.stopping = sgrOf(s.Running), sgrOf(s.Stopping)
+	s.paint.succeeded, s.paint.failed, s.paint.lingering = sgrOf(s.Succeeded), sgrOf(s.Failed), sgrOf(s.Lingering)
 	return s
 }
 

@@ -196,12 +196,16 @@ func (m *Model) onEvents(msg eventsMsg) tea.Cmd {
 		// redraws and re-arms the clock).
 		cmds = append(cmds, m.requestFetch())
 	}
+	now := m.fx.clock()
+	if output {
+		m.noteOutput(now)
+	}
 	if output && !m.frameDue && !state {
 		// Leading edge: output after a quiet spell is fetched at once, so
 		// a line reaches the screen in a fetch's time; within a frame of
 		// the last fetch, one frame is scheduled for the rest of that
-		// frame, so a flood costs at most one fetch a frame.
-		if wait := frameInterval - m.fx.clock().Sub(m.lastFetch); wait > 0 {
+		// frame, so a flood costs at most one fetch a frame (pace.go).
+		if wait := m.frameGap(now) - now.Sub(m.lastFetch); wait > 0 {
 			m.frameDue = true
 			cmds = append(cmds, m.fx.tick(wait, frameMsg{}))
 		} else {

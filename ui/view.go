@@ -1,8 +1,6 @@
 package ui
 
 import (
-	"cmp"
-	"slices"
 	"strconv"
 	"strings"
 
@@ -12,29 +10,30 @@ import (
 
 // View returns the screen. It renders only when something visible changed
 // since the last call (a key, a frame, a state event, the clock);
-// otherwise it returns the same content, which the renderer skips.
+// otherwise it returns the same content, which the renderer skips. When
+// only the footer changed (typing in the palette), only the footer's rows
+// are drawn again, after the rest of the last frame.
 func (m *Model) View() tea.View {
 	switch {
 	case !m.cache.ok || m.cache.gen != m.gen:
-		m.cache.rows, m.cache.footer = m.render()
-		m.cache.content = strings.Join(m.cache.rows, "\n")
+		m.renderFrame()
 		m.cache.gen, m.cache.footGen, m.cache.ok = m.gen, m.footGen, true
 	case m.cache.footGen != m.footGen:
 		m.cache.footGen = m.footGen
 		l := m.layout()
-		if tooSmall(m.width, m.height) || l.footer != m.cache.footer || l.footer.x != 0 || l.footer.w != m.width {
-			m.cache.rows, m.cache.footer = m.render()
+		if tooSmall(m.width, m.height) || l.footer != m.cache.footer || l.footer.x != 0 || l.footer.w != m.width || l.footer.y == 0 {
+			m.renderFrame()
 		} else {
-			foot := m.renderFooter(l.footer.w, l.footer.h)
-			for i := 0; i < l.footer.h && l.footer.y+i < len(m.cache.rows); i++ {
-				line := ""
-				if i < len(foot) {
-					line = foot[i]
+			buf := m.frame[:m.cache.footOff]
+			for i, line := range m.renderFooter(l.footer.w, l.footer.h) {
+				if i > 0 {
+					buf = append(buf, '\n')
 				}
-				m.cache.rows[l.footer.y+i] = line
+				buf = append(buf, line...)
 			}
+			m.frame = buf
+			m.cache.content = string(buf)
 		}
-		m.cache.content = strings.Join(m.cache.rows, "\n")
 	}
 	v := tea.NewView(m.cache.content)
 	v.AltScreen = true
@@ -52,29 +51,29 @@ func (m *Model) View() tea.View {
 	return v
 }
 
-// render draws the whole screen: exactly height rows of width cells, and
-// says where the footer is.
-func (m *Model) render() ([]string, rect) {
-	if m.width <= 0 || m.height <= 0 {
-		return nil, rect{}
-	}
-	if tooSmall(m.width, m.height) {
-		return strings.Split(m.renderTooSmall(), "\n"), rect{}
+// renderFrame draws the whole screen into m.frame (exactly height rows of
+// width cells) and its content, and notes where the footer is.
+func (m *Model) renderFrame() {
+	m.cache.footer, m.cache.footOff = rect{}, 0
+	switch {
+	case m.width <= 0 || m.height <= 0:
+		m.frame, m.cache.content = m.frame[:0], ""
+		return
+	case tooSmall(m.width, m.height):
+		m.cache.content = m.renderTooSmall()
+		m.frame = append(m.frame[:0], m.cache.content...)
+		return
 	}
 	l := m.layout()
-	rows := make([]string, m.height)
-	// Each part is a rect's rows; placing the parts in x order builds
-	// every screen row left to right.
-	var parts []placed
-	add := func(r rect, lines []string) { parts = append(parts, placed{r, lines}) }
+	parts := make([]placed, 0, MaxPanes+2)
 	if l.list.w > 0 && l.list.h > 0 {
-		add(l.list, m.renderList(l.list))
+		parts = append(parts, placed{r: l.list, lines: m.renderList(l.list)})
 	}
 	switch {
 	case m.overlay != nil:
-		add(l.panes, m.renderOverlay(m.overlay, l.panes))
+		parts = append(parts, placed{r: l.panes, lines: m.renderOverlay(m.overlay, l.panes)})
 	case len(m.jobs) == 0:
-		add(l.panes, m.renderEmpty(l.panes))
+		parts = append(parts, placed{r: l.panes, lines: m.renderEmpty(l.panes)})
 	default:
 		shown, rects := m.paneRects()
 		for i, s := range shown {
@@ -86,25 +85,13 @@ func (m *Model) render() ([]string, rect) {
 				zoomed:  m.zoomed,
 				wrap:    m.wrap[s.ID],
 			}
-			add(rects[i], m.renderPane(p, rects[i]))
+			parts = append(parts, m.renderPane(p, rects[i]))
 		}
 	}
-	add(l.footer, m.renderFooter(l.footer.w, l.footer.h))
-	slices.SortStableFunc(parts, func(a, b placed) int { return cmp.Compare(a.r.x, b.r.x) })
-	for _, p := range parts {
-		for i, s := range p.lines {
-			if i < p.r.h && p.r.y+i < len(rows) {
-				rows[p.r.y+i] += s
-			}
-		}
-	}
-	return rows, l.footer
-}
-
-// placed is a part of the screen: the rows drawn for a rect.
-type placed struct {
-	r     rect
-	lines []string
+	parts = append(parts, placed{r: l.footer, lines: m.renderFooter(l.footer.w, l.footer.h)})
+	m.frame, m.cache.footOff = compose(m.frame[:0], m.height, parts, l.footer.y)
+	m.cache.footer = l.footer
+	m.cache.content = string(m.frame)
 }
 
 // renderTooSmall is the plain message shown below the minimum size.

@@ -33,7 +33,7 @@ func runInline(t *testing.T, src string) ([]Snapshot, error) {
 }
 
 // waitFor polls cond every 10 ms until it holds or limit passes.
-func waitFor(t *testing.T, what string, cond func() bool, limit time.Duration) {
+func waitFor(t testing.TB, what string, cond func() bool, limit time.Duration) {
 	t.Helper()
 	deadline := time.Now().Add(limit)
 	for !cond() {

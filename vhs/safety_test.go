@@ -268,12 +268,12 @@ func TestHostileOutputNegativeControlVT(t *testing.T) {
 // tmuxServer is a private tmux server (its own socket, no config file) for
 // one test; it is killed at cleanup.
 type tmuxServer struct {
-	t      *testing.T
+	t      testing.TB
 	socket string
 	env    []string
 }
 
-func newTmux(t *testing.T) *tmuxServer {
+func newTmux(t testing.TB) *tmuxServer {
 	t.Helper()
 	needPrograms(t, "tmux")
 	bin := jobdeckDir(t)

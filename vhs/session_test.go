@@ -24,7 +24,7 @@ import (
 
 // agentIn starts `jobdeck --serve` with env (the shell's, so that it meets
 // the console's session) in the vhs directory and returns its client.
-func agentIn(t *testing.T, env []string, name string) *mcp.ClientSession {
+func agentIn(t testing.TB, env []string, name string) *mcp.ClientSession {
 	t.Helper()
 	dir, err := os.Getwd()
 	if err != nil {
@@ -47,7 +47,7 @@ func agentIn(t *testing.T, env []string, name string) *mcp.ClientSession {
 }
 
 // tool calls a tool and returns its text; a tool error fails the test.
-func tool(t *testing.T, cs *mcp.ClientSession, name string, args map[string]any) string {
+func tool(t testing.TB, cs *mcp.ClientSession, name string, args map[string]any) string {
 	t.Helper()
 	ctx, cancel := context.WithTimeout(t.Context(), 60*time.Second)
 	defer cancel()

@@ -138,7 +138,7 @@ func shellQuote(s string) string {
 }
 
 // needPrograms skips the test unless every program is on PATH.
-func needPrograms(t *testing.T, progs ...string) {
+func needPrograms(t testing.TB, progs ...string) {
 	t.Helper()
 	for _, p := range progs {
 		if _, err := exec.LookPath(p); err != nil {
