@@ -38,7 +38,7 @@ func TestDefaultKeyMap(t *testing.T) {
 			owner[k] = name
 		}
 	}
-	for _, k := range []string{"up", "k", "down", "j", "tab", "shift+tab", "1", "8", "pgup", "pgdown", "home", "end", "z", "w", "m", "x", "r", "d", "/", ":", "?", "q", "ctrl+c"} {
+	for _, k := range []string{"up", "k", "down", "j", "tab", "shift+tab", "1", "8", "pgup", "pgdown", "home", "end", "z", "w", "m", "ctrl+f", "n", "N", "x", "r", "d", "/", ":", "?", "q", "ctrl+c"} {
 		if owner[k] == "" {
 			t.Errorf("key %q (documented in the README) is not bound", k)
 		}

@@ -66,7 +66,11 @@ func (m *Model) renderOverlay(o *overlay, r rect) []string {
 	}
 	b := lipgloss.ThickBorder()
 	out = append(out, frameTop(b, m.st.paint.borderFocS, m.st.paint.titleFocS, o.title, "", r.w))
-	for _, cell := range o.cells(r) {
+	var hl paneHL
+	if s := m.search; s != nil && s.overlay {
+		hl = paneHL{s.re, s.cur}
+	}
+	for _, cell := range o.cells(r, hl) {
 		out = append(out, m.st.paint.borderFL+cell+m.st.paint.borderFoc)
 	}
 	note := "Esc closes"

@@ -4,6 +4,8 @@ import (
 	"context"
 	"fmt"
 
+	"github.com/jobdeck/jobdeck/jobs/sanitize"
+
 	"github.com/jobdeck/jobdeck/model"
 )
 
@@ -47,4 +49,32 @@ func (c *fakeCore) ReadMany(ctx context.Context, reqs []model.JobRead) ([]model.
 		}
 	}
 	return pages, nil
+}
+
+// grep answers a status request with Grep as the jobs core does: the
+// newest n lines of the ring whose plain text matches, Read.Grep saying
+// which and how many; a bad pattern is the core's InputError.
+func (c *fakeCore) grep(id model.JobID, snap model.Snapshot, pattern string, n int) (model.Report, error) {
+	re, err := model.CompilePattern(model.FieldGrep, pattern)
+	if err != nil {
+		return model.Report{}, err
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.greps = append(c.greps, pattern)
+	g := &model.GrepResult{}
+	var lines []model.Line
+	for _, l := range c.jobs[id].ring {
+		if re.MatchString(sanitize.Plain(l.Text)) {
+			g.Matches++
+			lines = append(lines, l)
+		}
+	}
+	if len(lines) > n {
+		lines = lines[len(lines)-n:]
+	}
+	for _, l := range lines {
+		g.Matched = append(g.Matched, l.Seq)
+	}
+	return model.Report{Job: snap, Page: model.Page{Lines: lines}, Read: model.ReadInfo{Grep: g}}, nil
 }

@@ -39,6 +39,7 @@ type fakeCore struct {
 
 	startSizes []model.TermSize // the Spec.Size of each Start
 	readManys  int              // ReadMany calls
+	greps      []string         // the Grep of each status request that had one
 	resized    []resizeReq      // Resize calls, in order
 }
 
@@ -332,6 +333,9 @@ func (c *fakeCore) Status(ctx context.Context, id model.JobID, opts model.Status
 	n := opts.Lines
 	if n == 0 {
 		n = model.DefaultStatusLines
+	}
+	if opts.Grep != "" {
+		return c.grep(id, snap, opts.Grep, n)
 	}
 	page, _ := c.Read(ctx, id, model.ReadRequest{Tail: true, Limit: n})
 	return model.Report{Job: snap, Page: page}, nil

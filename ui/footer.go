@@ -120,6 +120,8 @@ func (m *Model) statusMessage() (string, *lipgloss.Style) {
 		return m.lostLine(), &m.st.Error
 	case m.linkErr != "":
 		return m.linkErr, &m.st.Error
+	case m.search != nil && m.message == "":
+		return m.searchLine(), &m.st.Info
 	case m.msgJob != nil:
 		if j, ok := m.snapshot(*m.msgJob); ok {
 			return present.Title(j, m.shownNow()), &m.st.Info

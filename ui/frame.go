@@ -145,7 +145,7 @@ func styledWidth[T string | []byte](s T) int {
 // appendRow appends one window row in w cells: a two-cell gutter ("!" for
 // stderr) and the sanitised line, as renderRow draws it. scratch is the
 // model's buffer for the sanitised text.
-func (m *Model) appendRow(dst []byte, r paneRow, w int) []byte {
+func (m *Model) appendRow(dst []byte, r paneRow, w int, hl paneHL) []byte {
 	tw := w - 2
 	if r.dropped > 0 {
 		dst = append(dst, "  "...)
@@ -158,6 +158,9 @@ func (m *Model) appendRow(dst []byte, r paneRow, w int) []byte {
 		dst = append(dst, ' ')
 	} else {
 		dst = append(dst, "  "...)
+	}
+	if hl.re != nil {
+		return appendFit(dst, hl.mark(styledLine(r.line.Text, m.st.NoColor), r.line.Seq), tw)
 	}
 	if plainASCII(r.line.Text) {
 		return appendFit(dst, r.line.Text, tw)

@@ -26,6 +26,11 @@ type KeyMap struct {
 	// work again) and back on (the wheel scrolls panes, a click focuses;
 	// the default). Its help words what it does now.
 	Mouse key.Binding
+	// Search asks for a regular expression and searches the focused job's
+	// ring (or the open overlay) for it; SearchNext and SearchPrev go to
+	// the next older and newer match while a search is active, and Close
+	// ends it.
+	Search, SearchNext, SearchPrev key.Binding
 	// Kill asks to stop the selected job and everything it started.
 	Kill key.Binding
 	// Restart restarts the selected job: stops its tree (asking first
@@ -58,7 +63,7 @@ func (k KeyMap) ShortHelp() []key.Binding {
 func (k KeyMap) FullHelp() [][]key.Binding {
 	return [][]key.Binding{
 		{k.Up, k.Down, k.NextPane, k.PrevPane, k.Pane, k.Mouse},
-		{k.PageUp, k.PageDown, k.Top, k.Bottom, k.Zoom, k.Wrap},
+		{k.PageUp, k.PageDown, k.Top, k.Bottom, k.Zoom, k.Wrap, k.Search, k.SearchNext},
 		{k.Kill, k.Restart, k.Remove, k.Palette, k.Help, k.Quit},
 	}
 }

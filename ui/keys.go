@@ -68,6 +68,14 @@ func (m *Model) onKey(msg tea.KeyPressMsg) tea.Cmd {
 		}
 	case key.Matches(msg, k.Mouse):
 		m.toggleMouse()
+	case key.Matches(msg, k.Search):
+		m.openSearch()
+	case m.search != nil && key.Matches(msg, k.SearchNext):
+		return m.searchMove(searchOlder)
+	case m.search != nil && key.Matches(msg, k.SearchPrev):
+		return m.searchMove(searchNewer)
+	case m.search != nil && key.Matches(msg, k.Close):
+		m.endSearch()
 	case key.Matches(msg, k.Kill):
 		m.askKill()
 	case key.Matches(msg, k.Restart):
@@ -120,6 +128,9 @@ func (m *Model) onPaletteKey(msg tea.KeyPressMsg) tea.Cmd {
 		m.invalidate()
 	case paletteSubmit:
 		m.invalidate()
+		if m.palette.search != nil {
+			return m.submitSearch(m.palette.value())
+		}
 		return m.submit(m.palette.value())
 	}
 	return cmd
@@ -174,8 +185,19 @@ func (m *Model) onOverlayKey(msg tea.KeyPressMsg) {
 	a := m.layout().panes
 	rows := max(a.h-2, 1)
 	switch {
+	case m.search != nil && m.search.overlay && key.Matches(msg, k.Close):
+		m.endSearch() // Esc ends the overlay's search first
 	case key.Matches(msg, k.Close, k.Submit, k.Quit):
 		m.overlay = nil
+		if m.search != nil && m.search.overlay {
+			m.endSearch()
+		}
+	case key.Matches(msg, k.Search):
+		m.openSearch()
+	case m.search != nil && m.search.overlay && key.Matches(msg, k.SearchNext):
+		m.searchMove(searchOlder)
+	case m.search != nil && m.search.overlay && key.Matches(msg, k.SearchPrev):
+		m.searchMove(searchNewer)
 	case key.Matches(msg, k.PageUp):
 		o.scroll(-max(rows-1, 1), a)
 	case key.Matches(msg, k.PageDown):

@@ -39,6 +39,8 @@ type Model struct {
 	sized         map[model.JobID]model.TermSize // the size this console last gave each job's pty
 	wrap          map[model.JobID]bool           // panes whose long lines wrap (w)
 	mouseOff      bool                           // the mouse is off: the terminal selects (mouse.go)
+	search        *search                        // the active search (search.go); nil: none
+	searchHistory []string                       // patterns searched, oldest first
 	zoomed        bool
 	help          help.Model
 

@@ -29,8 +29,9 @@ type palette struct {
 	history []string // oldest first
 	histPos int      // len(history) while editing the draft
 	draft   string
-	err     string // inline error; the text is kept
-	busy    string // shown while a submitted command runs
+	err     string        // inline error; the text is kept
+	search  *searchTarget // a search prompt (search.go), not a command line
+	busy    string        // shown while a submitted command runs
 	cands   []string
 	cycle   struct {
 		prefix string
@@ -98,7 +99,9 @@ func (p *palette) Update(msg tea.Msg, keys KeyMap, jobs []model.Snapshot) (palet
 			}
 			return paletteSubmit, nil
 		case key.Matches(km, keys.Complete):
-			p.complete(jobs)
+			if p.search == nil {
+				p.complete(jobs)
+			}
 			return paletteNone, nil
 		case key.Matches(km, keys.HistoryPrev):
 			p.walk(-1)
@@ -198,6 +201,9 @@ func (p *palette) complete(jobs []model.Snapshot) {
 func (p *palette) hint() string {
 	if p.busy != "" {
 		return p.busy
+	}
+	if p.search != nil {
+		return "a regular expression (Go RE2: ready|listening on, error [0-9]+) · Enter searches · ↑/↓ earlier searches · Esc closes"
 	}
 	if len(p.cands) > 1 {
 		return strings.Join(p.cands, "  ")

@@ -123,7 +123,8 @@ type paneView struct {
 	top     uint64 // scroll cursor; zero = following
 	focused bool
 	zoomed  bool
-	wrap    bool // long lines wrap onto more rows (w)
+	wrap    bool   // long lines wrap onto more rows (w)
+	hl      paneHL // the active search's highlight, if it searches this job
 }
 
 // renderPane draws pane p into r: a frame whose title is the job's report
@@ -169,7 +170,7 @@ func (m *Model) renderPane(p paneView, r rect) placed {
 		dst = append(dst, vl...)
 		switch j := i - 1; {
 		case j < len(win.rows):
-			dst = m.appendRow(dst, win.rows[j], inner)
+			dst = m.appendRow(dst, win.rows[j], inner, p.hl)
 		case j == 0 && win.empty:
 			dst = append(dst, m.st.paint.dimS.wrap(fit("  "+present.NoOutput(live), inner))...)
 		default:

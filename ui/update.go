@@ -80,6 +80,10 @@ func (m *Model) update(msg tea.Msg) tea.Cmd {
 	case resizedMsg:
 		m.onResized(msg)
 		return nil
+	case foundMsg:
+		m.invalidate()
+		m.onFound(msg)
+		return nil
 	case tea.KeyPressMsg:
 		return m.onKeyPress(msg)
 	case tea.PasteMsg:

@@ -84,6 +84,7 @@ func (m *Model) renderFrame() {
 				focused: m.hasCurrent && s.ID == m.current,
 				zoomed:  m.zoomed,
 				wrap:    m.wrap[s.ID],
+				hl:      m.searchIn(s.ID),
 			}
 			parts = append(parts, m.renderPane(p, rects[i]))
 		}

@@ -72,6 +72,12 @@ func nextOpen(open, seq string) string {
 	return open + seq
 }
 
+// isReset reports whether the SGR sequence seq starts by resetting every
+// attribute.
+func isReset(seq string) bool {
+	return seq == "\x1b[m" || seq == "\x1b[0m" || strings.HasPrefix(seq, "\x1b[0;")
+}
+
 // isASCII reports whether s is printable ASCII only (each byte one cell).
 func isASCII(s string) bool {
 	for i := 0; i < len(s); i++ {
@@ -82,29 +88,14 @@ func isASCII(s string) bool {
 	return true
 }
 
-// paneCells draws a pane's body: body cells of inner cells each. Without
-// wrap each window row is one cell (cut with "…"); with wrap each line
-// takes as many cells as its text needs, and the cells kept are the last
-// body ones while the pane follows (the newest line ends at the bottom)
-// or the first body ones while it is paused (its top line starts at the
-// top).
+// paneCells draws a wrapping pane's body: body cells of inner cells each.
+// Each line takes as many cells as its text needs, and the cells kept are
+// the last body ones while the pane follows (the newest line ends at the
+// bottom) or the first body ones while it is paused (its top line starts
+// at the top). (A pane that does not wrap draws its rows straight into the
+// frame: renderPane.)
 func (m *Model) paneCells(p paneView, win paneWindow, inner, body int) []string {
 	cells := make([]string, 0, body)
-	if !p.wrap {
-		for i := range body {
-			var cell string
-			switch {
-			case i < len(win.rows):
-				cell = m.renderRow(win.rows[i], inner)
-			case i == 0 && win.empty:
-				cell = m.st.Dim.Render(fit("  "+present.NoOutput(p.snap.Live()), inner))
-			default:
-				cell = spaces(inner)
-			}
-			cells = append(cells, cell)
-		}
-		return cells
-	}
 	switch {
 	case len(win.rows) == 0 && win.empty && body > 0:
 		cells = append(cells, m.st.Dim.Render(fit("  "+present.NoOutput(p.snap.Live()), inner)))
@@ -113,7 +104,7 @@ func (m *Model) paneCells(p paneView, win paneWindow, inner, body int) []string 
 		var rev [][]string
 		n := 0
 		for i := len(win.rows) - 1; i >= 0 && n < body; i-- {
-			c := m.wrappedRow(win.rows[i], inner)
+			c := m.wrappedRow(win.rows[i], inner, p.hl)
 			rev = append(rev, c)
 			n += len(c)
 		}
@@ -128,7 +119,7 @@ func (m *Model) paneCells(p paneView, win paneWindow, inner, body int) []string 
 			if len(cells) >= body {
 				break
 			}
-			cells = append(cells, m.wrappedRow(r, inner)...)
+			cells = append(cells, m.wrappedRow(r, inner, p.hl)...)
 		}
 		cells = cells[:min(len(cells), body)]
 	}
@@ -141,12 +132,12 @@ func (m *Model) paneCells(p paneView, win paneWindow, inner, body int) []string 
 // wrappedRow draws one window row in cells of w cells each: the gutter
 // ("!" for stderr) on its first cell, the line's text wrapped over as many
 // as it needs.
-func (m *Model) wrappedRow(r paneRow, w int) []string {
+func (m *Model) wrappedRow(r paneRow, w int, hl paneHL) []string {
 	if r.dropped > 0 {
 		return []string{m.renderRow(r, w)}
 	}
 	tw := w - 2
-	parts := wrapStyled(styledLine(r.line.Text, m.st.NoColor), tw)
+	parts := wrapStyled(hl.mark(styledLine(r.line.Text, m.st.NoColor), r.line.Seq), tw)
 	out := make([]string, len(parts))
 	for i, part := range parts {
 		gutter := "  "
@@ -190,11 +181,11 @@ func (o *overlay) maxTop(r rect) int {
 // cells draws the overlay's body in r: r.h-2 cells of r.w-2 cells each,
 // from its first line on (its lines are plain text, reports never hold
 // escapes, but they may hold tabs).
-func (o *overlay) cells(r rect) []string {
+func (o *overlay) cells(r rect, hl paneHL) []string {
 	rows, inner, w := r.h-2, r.w-2, overlayText(r)
 	cells := make([]string, 0, rows)
 	for j := clamp(o.top, 0, o.maxTop(r)); j < len(o.lines) && len(cells) < rows; j++ {
-		text := styledLine([]byte(o.lines[j]), true)
+		text := hl.mark(styledLine([]byte(o.lines[j]), true), uint64(j+1))
 		if !o.wrap {
 			cells = append(cells, fit(" "+text, inner))
 			continue
