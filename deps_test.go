@@ -69,6 +69,14 @@ func TestImportGraph(t *testing.T) {
 	if got := deps(t, "model", true); len(slices.DeleteFunc(got, func(p string) bool { return p == "model" })) > 0 {
 		t.Errorf("model imports project packages: %v", got)
 	}
+	// Test support is for tests (and vhs, which is test code itself).
+	for _, pkg := range []string{"model", "supervisor", "supervisor/process", "jobs", "jobs/sanitize", "ports", "serve", "session", "ui", "ui/present"} {
+		for _, f := range []string{"internal/testkit", "internal/testtimeout"} {
+			if slices.Contains(deps(t, pkg, false), f) {
+				t.Errorf("%s (not its tests) depends on %s", pkg, f)
+			}
+		}
+	}
 	if got := deps(t, "supervisor/wire", true); len(slices.DeleteFunc(got, func(p string) bool { return p == "supervisor/wire" })) > 0 {
 		t.Errorf("supervisor/wire imports project packages: %v", got)
 	}

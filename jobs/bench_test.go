@@ -10,13 +10,10 @@ import (
 	"runtime"
 	"strconv"
 	"strings"
-	"syscall"
 	"testing"
 	"time"
 
-	"github.com/creack/pty"
-	"golang.org/x/sys/unix"
-
+	"github.com/jobdeck/jobdeck/internal/testkit"
 	"github.com/jobdeck/jobdeck/model"
 )
 
@@ -37,48 +34,6 @@ import (
 var floods = []struct{ name, cmd string }{
 	{"yes-256MiB", "yes | head -c 256M"},
 	{"seq-20M", "seq 20000000"},
-}
-
-// runFlood runs cmd with stdout on a pipe or a raw pty, hands the read end
-// to consume, and returns the wall time from start to the command's exit
-// with all output consumed.
-func runFlood(b *testing.B, cmd string, tty bool, consume func(io.Reader)) time.Duration {
-	b.Helper()
-	c := exec.Command("bash", "-c", cmd)
-	var r, w *os.File
-	var err error
-	if tty {
-		r, w, err = pty.Open()
-		if err != nil {
-			b.Fatal(err)
-		}
-		tio, err := unix.IoctlGetTermios(int(w.Fd()), unix.TCGETS)
-		if err != nil {
-			b.Fatal(err)
-		}
-		tio.Oflag &^= unix.OPOST
-		if err := unix.IoctlSetTermios(int(w.Fd()), unix.TCSETS, tio); err != nil {
-			b.Fatal(err)
-		}
-		c.SysProcAttr = &syscall.SysProcAttr{Setsid: true, Setctty: true, Ctty: 1}
-	} else if r, w, err = os.Pipe(); err != nil {
-		b.Fatal(err)
-	}
-	c.Stdout = w
-	t0 := time.Now()
-	if err := c.Start(); err != nil {
-		b.Fatal(err)
-	}
-	w.Close()
-	done := make(chan struct{})
-	go func() { consume(r); close(done) }()
-	<-done
-	if err := c.Wait(); err != nil {
-		b.Fatal(err)
-	}
-	d := time.Since(t0)
-	r.Close()
-	return d
 }
 
 func discard(r io.Reader) {
@@ -110,10 +65,10 @@ func BenchmarkIngest(b *testing.B) {
 						b.Fatal(err)
 					}
 					null += time.Since(t0)
-					trivial += runFlood(b, f.cmd, tty, discard)
+					trivial += testkit.FloodRead(b, f.cmd, tty, discard)
 					var r ring
 					poke := make(chan struct{}, 1)
-					ringed += runFlood(b, f.cmd, tty, func(rd io.Reader) { pump(rd, model.StreamOut, &r, poke) })
+					ringed += testkit.FloodRead(b, f.cmd, tty, func(rd io.Reader) { pump(rd, model.StreamOut, &r, poke) })
 					t0 = time.Now()
 					rep, err := tb.Start(b.Context(), model.Spec{Command: f.cmd, NoTTY: !tty})
 					if err != nil {

@@ -1,21 +1,16 @@
 package jobs
 
 import (
-	"bytes"
 	"context"
 	"fmt"
-	"net"
 	"os"
 	"os/exec"
 	"path/filepath"
-	"regexp"
-	"strconv"
 	"strings"
-	"sync"
-	"syscall"
 	"testing"
 	"time"
 
+	"github.com/jobdeck/jobdeck/internal/testkit"
 	"github.com/jobdeck/jobdeck/model"
 )
 
@@ -30,7 +25,7 @@ func runConsoleCrash(t *testing.T, dir, marker string, port int) {
 	marker = fmt.Sprintf("%s-jd%d", marker, os.Getpid())
 	cmd := exec.Command(os.Args[0], "-test.run=^TestConsoleChild$")
 	cmd.Env = append(os.Environ(), consoleEnv+"="+fmt.Sprintf("export PROC_CASE_MARKER=%s PROC_CASE_PORT=%d; bash %s", marker, port, filepath.Join(dir, "34-console-crash.sh")))
-	var out syncBuffer
+	var out testkit.Buffer
 	cmd.Stdout, cmd.Stderr = &out, &out
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
@@ -48,10 +43,8 @@ func runConsoleCrash(t *testing.T, dir, marker string, port int) {
 		t.Fatal(err)
 	}
 	_ = cmd.Wait()
-	check := exec.Command("bash", filepath.Join(dir, "check-leftovers.sh"), "-m", marker, "-p", fmt.Sprint(port), "-w", "6")
-	res, err := check.CombinedOutput()
-	if err != nil {
-		t.Fatalf("after the console was SIGKILLed: %v\n%s", err, res)
+	if code, res := testkit.CheckLeftovers(t, dir, "-m", marker, "-p", fmt.Sprint(port), "-w", "6"); code != 0 {
+		t.Fatalf("after the console was SIGKILLed: exit status %d\n%s", code, res)
 	}
 	if d := time.Since(killed); d > 2*time.Second+2*time.Second+time.Second {
 		t.Errorf("the tree took %v to go (grace 2 s + 2 s allowed)", d)
@@ -83,86 +76,6 @@ func TestConsoleChild(t *testing.T) {
 func hasControls(s string) bool {
 	for _, r := range s {
 		if (r < 0x20 && r != '\t' && r != '\n') || (r >= 0x7f && r <= 0x9f) {
-			return true
-		}
-	}
-	return false
-}
-
-// syncBuffer is a bytes.Buffer safe for one writer and one reader.
-type syncBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (s *syncBuffer) Write(p []byte) (int, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.Write(p)
-}
-
-func (s *syncBuffer) String() string {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.String()
-}
-
-// freePorts returns the first of n consecutive loopback ports that were free
-// a moment ago (the cases' default ports may be taken by another run).
-func freePorts(t *testing.T, n int) int {
-	t.Helper()
-	for range 50 {
-		var lns []net.Listener
-		ln, err := net.Listen("tcp", "127.0.0.1:0")
-		if err != nil {
-			t.Fatal(err)
-		}
-		lns = append(lns, ln)
-		first := ln.Addr().(*net.TCPAddr).Port
-		ok := first+n <= 65535
-		for i := 1; ok && i < n; i++ {
-			l, err := net.Listen("tcp", fmt.Sprintf("127.0.0.1:%d", first+i))
-			if err != nil {
-				ok = false
-				break
-			}
-			lns = append(lns, l)
-		}
-		for _, l := range lns {
-			l.Close()
-		}
-		if ok {
-			return first
-		}
-	}
-	t.Fatal("no free ports")
-	return 0
-}
-
-// catches reports whether a live process whose argv contains name has a
-// handler for sig (SigCgt in /proc/<pid>/status).
-func catches(name string, sig syscall.Signal) bool { return inMask(name, "SigCgt", sig) }
-
-// ignores reports whether a process whose command line contains name
-// ignores sig.
-func ignores(name string, sig syscall.Signal) bool { return inMask(name, "SigIgn", sig) }
-
-// inMask reports whether sig is in the mask field (SigCgt, SigIgn) of
-// /proc/<pid>/status of a process whose command line (arguments joined by
-// spaces) contains name.
-func inMask(name, field string, sig syscall.Signal) bool {
-	entries, _ := os.ReadDir("/proc")
-	for _, e := range entries {
-		cmd, err := os.ReadFile("/proc/" + e.Name() + "/cmdline")
-		if err != nil || !strings.Contains(strings.ReplaceAll(string(cmd), "\x00", " "), name) {
-			continue
-		}
-		status, _ := os.ReadFile("/proc/" + e.Name() + "/status")
-		m := regexp.MustCompile(field + `:\s*([0-9a-f]+)`).FindSubmatch(status)
-		if m == nil {
-			continue
-		}
-		if mask, err := strconv.ParseUint(string(m[1]), 16, 64); err == nil && mask&(1<<(uint(sig)-1)) != 0 {
 			return true
 		}
 	}

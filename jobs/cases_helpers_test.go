@@ -9,37 +9,11 @@ import (
 	"testing"
 	"time"
 
+	"github.com/jobdeck/jobdeck/internal/testkit"
 	"github.com/jobdeck/jobdeck/model"
 )
 
 // Helpers of the shared adversarial cases (cases_test.go).
-
-// casesDir finds ../shared/cases/proc from the module root, or skips.
-func casesDir(t *testing.T) string {
-	t.Helper()
-	if d := os.Getenv("JOBDECK_CASES"); d != "" {
-		return d
-	}
-	dir, err := os.Getwd()
-	if err != nil {
-		t.Fatal(err)
-	}
-	for {
-		if _, err := os.Stat(filepath.Join(dir, "go.mod")); err == nil {
-			break
-		}
-		parent := filepath.Dir(dir)
-		if parent == dir {
-			t.Skip("cannot find the module root")
-		}
-		dir = parent
-	}
-	cases := filepath.Join(dir, "..", "shared", "cases", "proc")
-	if _, err := os.Stat(filepath.Join(cases, "check-leftovers.sh")); err != nil {
-		t.Skipf("../shared/cases/proc is not next to the repository (it is in CI); skipping the shared adversarial cases: %v", err)
-	}
-	return cases
-}
 
 // procCase runs one case script as a job.
 type procCase struct {
@@ -115,13 +89,12 @@ func (c *procCase) kill(grace time.Duration) (model.Report, time.Duration) {
 // checkLeftovers runs the shared checker with this test's marker.
 func (c *procCase) checkLeftovers(wait int, ports ...int) {
 	c.t.Helper()
-	args := []string{filepath.Join(c.dir, "check-leftovers.sh"), "-m", c.marker, "-x", fmt.Sprint(os.Getpid()), "-w", fmt.Sprint(wait)}
+	args := []string{"-m", c.marker, "-x", fmt.Sprint(os.Getpid()), "-w", fmt.Sprint(wait)}
 	for _, p := range ports {
 		args = append(args, "-p", fmt.Sprint(p))
 	}
-	out, err := exec.Command("bash", args...).CombinedOutput()
-	if err != nil {
-		c.t.Errorf("check-leftovers: %v\n%s", err, out)
+	if code, out := testkit.CheckLeftovers(c.t, c.dir, args...); code != 0 {
+		c.t.Errorf("check-leftovers: exit status %d\n%s", code, out)
 	}
 }
 

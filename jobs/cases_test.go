@@ -12,6 +12,7 @@ import (
 	"time"
 	"unicode/utf8"
 
+	"github.com/jobdeck/jobdeck/internal/testkit"
 	"github.com/jobdeck/jobdeck/model"
 )
 
@@ -23,7 +24,7 @@ import (
 // ../shared.
 
 func TestSharedCases(t *testing.T) {
-	dir := casesDir(t)
+	dir := testkit.ProcCases(t)
 	tb := newTable(t, Options{Grace: new(2 * time.Second)})
 	// For the cases whose commands die at once and are checked in the
 	// start report.
@@ -37,7 +38,7 @@ func TestSharedCases(t *testing.T) {
 		c.waitLine(`pcase-\S+ READY`, 10*time.Second)
 		// python (a pyenv shim on a loaded machine) may take longer than
 		// the script's 0.3 s to install its SIGTERM handler.
-		waitFor(t, 10*time.Second, "the python catcher's handler", func() bool { return catches(c.marker+"-py-catcher", syscall.SIGTERM) })
+		waitFor(t, 10*time.Second, "the python catcher's handler", func() bool { return testkit.Catches(c.marker+"-py-catcher", syscall.SIGTERM) })
 		r, took := c.kill(2 * time.Second)
 		wantLines(t, plainText(r), "got SIGTERM, ignoring", "caught signal 15, carrying on")
 		if r.Job.Exit == nil || r.Job.Exit.Signal != int(syscall.SIGKILL) || r.Job.Stop.KillSent < 3 {
@@ -83,7 +84,7 @@ func TestSharedCases(t *testing.T) {
 	t.Run("07-port-holder", func(t *testing.T) {
 		needTools(t, "python3", "node", "setsid", "ss")
 		c := newProcCase(t, tb, dir)
-		port := freePorts(t, 2)
+		port := testkit.FreePorts(t, 2)[0]
 		for round := range 2 {
 			c.start(model.Spec{Command: fmt.Sprintf("PROC_CASE_PORT=%d %s", port, c.script("07-port-holder.sh"))})
 			c.waitLine(`READY`, 15*time.Second)
@@ -308,7 +309,7 @@ func TestSharedCases(t *testing.T) {
 
 	t.Run("34-console-crash", func(t *testing.T) {
 		needTools(t, "python3", "node", "setsid")
-		runConsoleCrash(t, dir, "pcase-34", freePorts(t, 1))
+		runConsoleCrash(t, dir, "pcase-34", testkit.FreePorts(t, 1)[0])
 	})
 
 	t.Run("36-pkill-self-match", func(t *testing.T) {

@@ -1,17 +1,15 @@
 package jobs
 
 import (
-	"bytes"
 	"context"
 	"fmt"
 	"os"
 	"path/filepath"
-	"runtime"
-	"strconv"
 	"strings"
 	"testing"
 	"time"
 
+	"github.com/jobdeck/jobdeck/internal/testkit"
 	"github.com/jobdeck/jobdeck/internal/testtimeout"
 	"github.com/jobdeck/jobdeck/jobs/sanitize"
 	"github.com/jobdeck/jobdeck/model"
@@ -34,6 +32,9 @@ func TestMain(m *testing.M) {
 // default 300 ms is not enough on a loaded machine under -race.
 var deathWait = testtimeout.Scale(5 * time.Second)
 
+// waitFor is testkit.WaitFor, under the name this package's tests use.
+var waitFor = testkit.WaitFor
+
 // newTable returns a Table for one test; at the end it is closed and the
 // test fails if any process of its session is left.
 func newTable(t *testing.T, opts Options) *Table {
@@ -51,87 +52,9 @@ func newTable(t *testing.T, opts Options) *Table {
 		if err := tb.Close(ctx); err != nil {
 			t.Errorf("Close: %v", err)
 		}
-		assertNoLeftovers(t, "JOBDECK_SESSION="+tb.Session(), 5*time.Second)
+		testkit.AssertNoLeftovers(t, "JOBDECK_SESSION="+tb.Session(), 5*time.Second)
 	})
 	return tb
-}
-
-// waitFor polls cond until it is true or d passes.
-func waitFor(t *testing.T, d time.Duration, what string, cond func() bool) {
-	t.Helper()
-	deadline := time.Now().Add(d)
-	for !cond() {
-		if time.Now().After(deadline) {
-			t.Fatalf("timed out after %v waiting for %s", d, what)
-		}
-		time.Sleep(10 * time.Millisecond)
-	}
-}
-
-// leftovers lists processes (other than this one) whose argv or
-// environment contains marker, and zombies whose parent is this process.
-func leftovers(marker string) []string {
-	var found []string
-	self := os.Getpid()
-	ents, _ := os.ReadDir("/proc")
-	for _, e := range ents {
-		pid, err := strconv.Atoi(e.Name())
-		if err != nil || pid == self {
-			continue
-		}
-		dir := filepath.Join("/proc", e.Name())
-		stat, err := os.ReadFile(filepath.Join(dir, "stat"))
-		if err != nil {
-			continue
-		}
-		fields := strings.Fields(string(stat[bytes.LastIndexByte(stat, ')')+1:]))
-		if len(fields) < 2 {
-			continue
-		}
-		state, ppid := fields[0], fields[1]
-		if state == "Z" {
-			if ppid == strconv.Itoa(self) {
-				found = append(found, fmt.Sprintf("zombie %d", pid))
-			}
-			continue
-		}
-		cmdline, _ := os.ReadFile(filepath.Join(dir, "cmdline"))
-		environ, _ := os.ReadFile(filepath.Join(dir, "environ"))
-		if bytes.Contains(cmdline, []byte(marker)) || hasEnv(environ, marker) {
-			found = append(found, fmt.Sprintf("%d %s", pid, strings.ReplaceAll(string(cmdline), "\x00", " ")))
-		}
-	}
-	return found
-}
-
-func hasEnv(environ []byte, kv string) bool {
-	for _, e := range bytes.Split(environ, []byte{0}) {
-		if bytes.Contains(e, []byte(kv)) {
-			return true
-		}
-	}
-	return false
-}
-
-// assertNoLeftovers fails the test if processes carrying marker remain
-// after d.
-func assertNoLeftovers(t *testing.T, marker string, d time.Duration) {
-	t.Helper()
-	if runtime.GOOS != "linux" {
-		return
-	}
-	deadline := time.Now().Add(d)
-	for {
-		left := leftovers(marker)
-		if len(left) == 0 {
-			return
-		}
-		if time.Now().After(deadline) {
-			t.Errorf("left behind (marker %s):\n  %s", marker, strings.Join(left, "\n  "))
-			return
-		}
-		time.Sleep(50 * time.Millisecond)
-	}
 }
 
 // lineTexts returns the plain text of every line of a page.

@@ -10,6 +10,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/jobdeck/jobdeck/internal/testkit"
 	"github.com/jobdeck/jobdeck/model"
 )
 
@@ -199,7 +200,7 @@ func TestKillNeedsSigkill(t *testing.T) {
 	start(t, tb, model.Spec{Command: `sh -c 'trap "exit 0" TERM; (trap "" TERM; exec sleep 4243) & wait'`, Grace: new(time.Second)})
 	// A kill before the sleep ignores SIGTERM needs no SIGKILL (sh sets
 	// its trap before it starts the sleep).
-	waitFor(t, 10*time.Second, "the sleep that ignores SIGTERM", func() bool { return ignores("sleep 4243", syscall.SIGTERM) })
+	waitFor(t, 10*time.Second, "the sleep that ignores SIGTERM", func() bool { return testkit.Ignores("sleep 4243", syscall.SIGTERM) })
 	t0 := time.Now()
 	r, err := tb.Kill(t.Context(), 0, model.KillOptions{})
 	took := time.Since(t0)
@@ -212,7 +213,7 @@ func TestKillNeedsSigkill(t *testing.T) {
 	if took < time.Second || took > 3*time.Second {
 		t.Fatalf("kill took %v, want the 1 s grace + a little", took)
 	}
-	assertNoLeftovers(t, "4243", time.Second)
+	testkit.AssertNoLeftovers(t, "4243", time.Second)
 }
 
 func TestKillFinishedJobReturnsReport(t *testing.T) {
@@ -358,11 +359,11 @@ func TestCloseStopsEverything(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	waitFor(t, 5*time.Second, "sleeps to start", func() bool { return len(leftovers(mark)) >= 9 })
+	waitFor(t, 5*time.Second, "sleeps to start", func() bool { return len(testkit.Leftovers(mark)) >= 9 })
 	if err := tb.Close(t.Context()); err != nil {
 		t.Fatal(err)
 	}
-	assertNoLeftovers(t, "JOBDECK_SESSION="+tb.Session(), 2*time.Second)
+	testkit.AssertNoLeftovers(t, "JOBDECK_SESSION="+tb.Session(), 2*time.Second)
 	if _, err := tb.Start(t.Context(), model.Spec{Command: "true"}); !errors.Is(err, ErrClosed) {
 		t.Fatalf("Start after Close: %v", err)
 	}

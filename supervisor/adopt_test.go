@@ -12,6 +12,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/jobdeck/jobdeck/internal/testkit"
 )
 
 // TestAdoptOrphans: a fake jobdeck that adopts orphans (AdoptOrphans)
@@ -50,7 +52,7 @@ func TestAdoptOrphans(t *testing.T) {
 				t.Fatal(err)
 			}
 			killed := time.Now()
-			gone := waitFor(time.Second, func() bool { return len(f.marked("")) == 0 })
+			gone := testkit.Poll(time.Second, func() bool { return len(f.marked("")) == 0 })
 			took := time.Since(killed)
 			lost := f.waitLine("HELPER-LOST", 10*time.Second)
 			t.Logf("%s: %v after the SIGKILL, left: %v; %s", name, took.Round(time.Millisecond), f.marked(""), lost)
@@ -160,7 +162,7 @@ func (a *adoptingJobdeck) waitLine(s string, d time.Duration) string {
 func (a *adoptingJobdeck) marked(sub string) []string {
 	self := strconv.Itoa(a.cmd.Process.Pid) + " "
 	var out []string
-	for _, p := range marked(a.mark) {
+	for _, p := range testkit.Marked(a.mark) {
 		if !strings.HasPrefix(p, self) && strings.Contains(p, sub) {
 			out = append(out, p)
 		}

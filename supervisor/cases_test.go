@@ -5,7 +5,6 @@ package supervisor
 import (
 	"bufio"
 	"fmt"
-	"net"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -17,18 +16,9 @@ import (
 	"testing"
 	"time"
 
+	"github.com/jobdeck/jobdeck/internal/testkit"
 	"github.com/jobdeck/jobdeck/model"
 )
-
-// casesDir finds ../shared/cases/proc next to the module root, or skips.
-func casesDir(t *testing.T) string {
-	t.Helper()
-	dir := filepath.Join(moduleRoot(t), "..", "shared", "cases", "proc")
-	if _, err := os.Stat(filepath.Join(dir, "check-leftovers.sh")); err != nil {
-		t.Skipf("no shared proc cases at %s (they live in ../shared next to the repository; CI has them)", dir)
-	}
-	return dir
-}
 
 // procCase is one run of a case script as a job.
 type procCase struct {
@@ -59,7 +49,7 @@ type caseSpec struct {
 }
 
 func TestSharedProcCases(t *testing.T) {
-	dir := casesDir(t)
+	dir := testkit.ProcCases(t)
 	scripts, _ := filepath.Glob(filepath.Join(dir, "[0-9][0-9]-*.sh"))
 	sort.Strings(scripts)
 	if len(scripts) == 0 {
@@ -116,7 +106,7 @@ func runCase(t *testing.T, dir, script, num string, spec caseSpec) {
 	if spec.ports > 0 {
 		// Not the cases' default ports: other runs on this machine may
 		// use those at the same time.
-		ports = freePorts(t, spec.ports)
+		ports = testkit.FreePorts(t, spec.ports)
 		c.ports = ports
 		c.env = []string{"PROC_CASE_PORT=" + strconv.Itoa(ports[0])}
 		env = append(env, c.env...)
@@ -131,13 +121,12 @@ func runCase(t *testing.T, dir, script, num string, spec caseSpec) {
 			t.Errorf("job not done 30 s after the case's checks; events %v", c.j.events())
 		}
 	}
-	args := []string{filepath.Join(dir, "check-leftovers.sh"), "-m", c.marker, "-w", strconv.Itoa(spec.wait)}
+	args := []string{"-m", c.marker, "-w", strconv.Itoa(spec.wait)}
 	for _, p := range ports {
 		args = append(args, "-p", strconv.Itoa(p))
 	}
-	out, err := exec.Command("bash", args...).CombinedOutput()
-	if err != nil {
-		t.Errorf("check-leftovers: %v\n%s", err, out)
+	if code, out := testkit.CheckLeftovers(t, dir, args...); code != 0 {
+		t.Errorf("check-leftovers: exit status %d\n%s", code, out)
 	}
 }
 
@@ -217,7 +206,7 @@ var caseSpecs = map[string][]caseSpec{
 			}
 		}},
 		{name: "mixed-killed-pty", args: []string{"mixed"}, tty: true, check: func(c *procCase) {
-			waitFor(10*time.Second, func() bool { return c.j.out.bytes() > 1<<20 && c.j.errOut.bytes() > 1<<20 })
+			testkit.Poll(10*time.Second, func() bool { return c.j.out.bytes() > 1<<20 && c.j.errOut.bytes() > 1<<20 })
 			stopAt := time.Now()
 			if err := c.j.h.Stop(2 * time.Second); err != nil {
 				c.t.Fatal(err)
@@ -309,7 +298,7 @@ func checkIgnoreTerm(want model.Exit) func(c *procCase) {
 		c.j.mustOut("READY", 10*time.Second)
 		// python (through a pyenv shim, on a loaded machine) may take longer
 		// than the script's 0.3 s to install its handler.
-		if !waitFor(10*time.Second, func() bool { return catches(c.marker+"-py-catcher", syscall.SIGTERM) }) {
+		if !testkit.Poll(10*time.Second, func() bool { return testkit.Catches(c.marker+"-py-catcher", syscall.SIGTERM) }) {
 			c.t.Fatal("the python catcher never installed its SIGTERM handler")
 		}
 		const grace = time.Second
@@ -336,27 +325,6 @@ func checkIgnoreTerm(want model.Exit) func(c *procCase) {
 			c.t.Errorf("exit %v, want %v", ev.Exit, want)
 		}
 	}
-}
-
-// catches reports whether a live process whose argv contains name has a
-// handler for sig (SigCgt in /proc/<pid>/status).
-func catches(name string, sig syscall.Signal) bool {
-	entries, _ := os.ReadDir("/proc")
-	for _, e := range entries {
-		cmd, err := os.ReadFile("/proc/" + e.Name() + "/cmdline")
-		if err != nil || !strings.Contains(string(cmd), name) {
-			continue
-		}
-		status, _ := os.ReadFile("/proc/" + e.Name() + "/status")
-		m := regexp.MustCompile(`SigCgt:\s*([0-9a-f]+)`).FindSubmatch(status)
-		if m == nil {
-			continue
-		}
-		if mask, err := strconv.ParseUint(string(m[1]), 16, 64); err == nil && mask&(1<<(uint(sig)-1)) != 0 {
-			return true
-		}
-	}
-	return false
 }
 
 // checkEscape: all 7 escapees die on SIGTERM within the grace.
@@ -409,7 +377,7 @@ func checkConsoleCrash(c *procCase) {
 	h.waitLine("READY", 20*time.Second)
 	killedAt := time.Now()
 	h.kill()
-	gone := waitFor(10*time.Second, func() bool { return len(marked(c.marker)) == 0 })
+	gone := testkit.Poll(10*time.Second, func() bool { return len(testkit.Marked(c.marker)) == 0 })
 	took := time.Since(killedAt)
 	c.t.Logf("case 34, grace 1s: jobdeck SIGKILL -> tree gone after %v", took)
 	if !gone || took > 3*time.Second {
@@ -511,41 +479,6 @@ func (f *fakeJobdeck) kill() {
 	}
 	_ = f.cmd.Process.Kill()
 	_ = f.cmd.Wait()
-}
-
-// freePorts finds n consecutive loopback ports that are free right now.
-func freePorts(t *testing.T, n int) []int {
-	t.Helper()
-	for try := 0; try < 50; try++ {
-		var lns []net.Listener
-		ln, err := net.Listen("tcp", "127.0.0.1:0")
-		if err != nil {
-			t.Fatal(err)
-		}
-		lns = append(lns, ln)
-		first := ln.Addr().(*net.TCPAddr).Port
-		ok := first+n <= 65535
-		for i := 1; ok && i < n; i++ {
-			l, err := net.Listen("tcp", "127.0.0.1:"+strconv.Itoa(first+i))
-			if err != nil {
-				ok = false
-				break
-			}
-			lns = append(lns, l)
-		}
-		for _, l := range lns {
-			l.Close()
-		}
-		if ok {
-			ports := make([]int, n)
-			for i := range ports {
-				ports[i] = first + i
-			}
-			return ports
-		}
-	}
-	t.Fatalf("no %d consecutive free loopback ports", n)
-	return nil
 }
 
 var shellSafe = regexp.MustCompile(`^[A-Za-z0-9_./:=@%+-]+$`)

@@ -3,7 +3,6 @@
 package supervisor
 
 import (
-	"bytes"
 	"errors"
 	"fmt"
 	"io"
@@ -18,6 +17,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/jobdeck/jobdeck/internal/testkit"
 	"github.com/jobdeck/jobdeck/supervisor/internal/sys"
 )
 
@@ -194,7 +194,7 @@ func tryStartJob(t *testing.T, cfg Config) (*testJob, error) {
 			t.Errorf("job %s: events not closed 15 s after the test", j.session)
 		}
 		_ = h.Close()
-		assertGone(t, j.session, 5*time.Second)
+		testkit.AssertNoLeftovers(t, j.session, 5*time.Second)
 	})
 	return j, nil
 }
@@ -209,7 +209,7 @@ func (j *testJob) events() []Event {
 // waitEvent waits for the first event of kind and returns it.
 func (j *testJob) waitEvent(kind EventKind, d time.Duration) (Event, bool) {
 	var got Event
-	ok := waitFor(d, func() bool {
+	ok := testkit.Poll(d, func() bool {
 		for _, ev := range j.events() {
 			if ev.Kind == kind {
 				got = ev
@@ -232,7 +232,7 @@ func (j *testJob) mustEvent(kind EventKind, d time.Duration) Event {
 
 // waitOut waits until stdout contains s.
 func (j *testJob) waitOut(s string, d time.Duration) bool {
-	return waitFor(d, func() bool { return strings.Contains(j.out.text(), s) })
+	return testkit.Poll(d, func() bool { return strings.Contains(j.out.text(), s) })
 }
 
 func (j *testJob) mustOut(s string, d time.Duration) {
@@ -295,63 +295,6 @@ func (j *testJob) treeRuns(comm string) bool {
 	return false
 }
 
-// waitFor polls cond every 10 ms until it holds or d passed.
-func waitFor(d time.Duration, cond func() bool) bool {
-	deadline := time.Now().Add(d)
-	for {
-		if cond() {
-			return true
-		}
-		if time.Now().After(deadline) {
-			return false
-		}
-		time.Sleep(10 * time.Millisecond)
-	}
-}
-
-// marked lists live (non-zombie) processes whose argv or environment
-// contains marker, this process and its ancestors excluded.
-func marked(marker string) []string {
-	skip := map[int]bool{}
-	for p := os.Getpid(); p > 1; {
-		skip[p] = true
-		st, err := sys.ReadStat(p)
-		if err != nil {
-			break
-		}
-		p = st.PPid
-	}
-	m := []byte(marker)
-	var out []string
-	entries, _ := os.ReadDir("/proc")
-	for _, e := range entries {
-		pid, err := strconv.Atoi(e.Name())
-		if err != nil || skip[pid] {
-			continue
-		}
-		st, err := sys.ReadStat(pid)
-		if err != nil || st.Zombie() {
-			continue
-		}
-		cmd, _ := os.ReadFile(fmt.Sprintf("/proc/%d/cmdline", pid))
-		env, _ := os.ReadFile(fmt.Sprintf("/proc/%d/environ", pid))
-		if bytes.Contains(cmd, m) || bytes.Contains(env, m) {
-			out = append(out, fmt.Sprintf("%d (%s)", pid, bytes.ReplaceAll(cmd, []byte{0}, []byte{' '})))
-		}
-	}
-	return out
-}
-
-// assertGone fails the test when processes carrying marker are still
-// alive after d.
-func assertGone(t *testing.T, marker string, d time.Duration) {
-	t.Helper()
-	var left []string
-	if !waitFor(d, func() bool { left = marked(marker); return len(left) == 0 }) {
-		t.Errorf("processes of %s left behind after %v: %v", marker, d, left)
-	}
-}
-
 // testdataDir is the absolute path of supervisor/testdata.
 func testdataDir(t testing.TB) string {
 	_, file, _, ok := runtime.Caller(0)
@@ -359,19 +302,4 @@ func testdataDir(t testing.TB) string {
 		t.Fatal("cannot locate the test's source directory")
 	}
 	return filepath.Join(filepath.Dir(file), "testdata")
-}
-
-// moduleRoot walks up from the package directory to go.mod.
-func moduleRoot(t testing.TB) string {
-	d := filepath.Dir(testdataDir(t))
-	for {
-		if _, err := os.Stat(filepath.Join(d, "go.mod")); err == nil {
-			return d
-		}
-		parent := filepath.Dir(d)
-		if parent == d {
-			t.Fatal("go.mod not found above the supervisor package")
-		}
-		d = parent
-	}
 }

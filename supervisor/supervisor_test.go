@@ -19,6 +19,7 @@ import (
 
 	"golang.org/x/sys/unix"
 
+	"github.com/jobdeck/jobdeck/internal/testkit"
 	"github.com/jobdeck/jobdeck/internal/testtimeout"
 	"github.com/jobdeck/jobdeck/model"
 	"github.com/jobdeck/jobdeck/supervisor/internal/sys"
@@ -373,8 +374,8 @@ func TestStopEscapees(t *testing.T) {
 			j := startJob(t, Config{Command: `bash "$TESTDATA/escapees.sh"`, NoCgroup: noCgroup})
 			j.mustOut("READY", 10*time.Second)
 			// On a loaded machine the last escapee may still be starting.
-			if !waitFor(5*time.Second, func() bool { return len(marked(j.session)) >= 10 }) {
-				t.Fatalf("only %d processes carry the marker, want >= 10: %v", len(marked(j.session)), marked(j.session))
+			if !testkit.Poll(5*time.Second, func() bool { return len(testkit.Marked(j.session)) >= 10 }) {
+				t.Fatalf("only %d processes carry the marker, want >= 10: %v", len(testkit.Marked(j.session)), testkit.Marked(j.session))
 			}
 			stopAt := time.Now()
 			if err := j.h.Stop(3 * time.Second); err != nil {
@@ -388,7 +389,7 @@ func TestStopEscapees(t *testing.T) {
 			if took := empty.Time.Sub(stopAt); took > 2*time.Second {
 				t.Errorf("stop took %v; everything dies on SIGTERM", took)
 			}
-			assertGone(t, j.session, 2*time.Second)
+			testkit.AssertNoLeftovers(t, j.session, 2*time.Second)
 			if cg := j.h.Cgroup(); (cg == "") != noCgroup {
 				t.Errorf("cgroup %q with NoCgroup %v", cg, noCgroup)
 			}
@@ -474,7 +475,7 @@ func TestStopShorterGrace(t *testing.T) {
 func TestStopZeroGraceKillsAtOnce(t *testing.T) {
 	t.Parallel()
 	j := startJob(t, Config{Command: `trap 'echo got-term' TERM; sleep 30 & wait`})
-	waitFor(time.Second, func() bool { return len(marked(j.session)) >= 2 })
+	testkit.Poll(time.Second, func() bool { return len(testkit.Marked(j.session)) >= 2 })
 	if err := j.h.Stop(0); err != nil {
 		t.Fatal(err)
 	}
@@ -508,7 +509,7 @@ func TestLeaderExitsBackgroundHoldsOutput(t *testing.T) {
 				t.Errorf("exit reported %v after start", d)
 			}
 			ticks := strings.Count(j.out.text(), "tick")
-			if !waitFor(3*time.Second, func() bool { return strings.Count(j.out.text(), "tick") >= ticks+5 }) {
+			if !testkit.Poll(3*time.Second, func() bool { return strings.Count(j.out.text(), "tick") >= ticks+5 }) {
 				t.Fatalf("output stopped after the leader's exit: %q", j.out.text())
 			}
 			select {
@@ -624,9 +625,9 @@ func TestLostSupervisor(t *testing.T) {
 			// cgroup, and with this test process no subreaper
 			// (TestAdoptOrphans has one), nothing can find it. It holds
 			// the job's output open until it is killed here.
-			left := marked(j.session)
+			left := testkit.Marked(j.session)
 			if !noCgroup {
-				assertGone(t, j.session, 3*time.Second)
+				testkit.AssertNoLeftovers(t, j.session, 3*time.Second)
 			} else if len(left) > 1 {
 				t.Errorf("left behind: %v", left)
 			}
@@ -650,7 +651,7 @@ func TestLostSupervisor(t *testing.T) {
 // neither markers nor cgroup) so the test leaves nothing behind.
 func killMarkedArgv(t *testing.T, marker string) {
 	t.Helper()
-	for _, p := range marked(marker) {
+	for _, p := range testkit.Marked(marker) {
 		pid, _ := strconv.Atoi(strings.Fields(p)[0])
 		if fd, err := unix.PidfdOpen(pid, 0); err == nil {
 			_ = unix.PidfdSendSignal(fd, unix.SIGKILL, nil, 0)
@@ -669,15 +670,15 @@ func TestJobdeckDeath(t *testing.T) {
 	mark := testSession()
 	f := startFakeJobdeck(t, `bash "$TESTDATA/ignore-term.sh"`, mark, grace)
 	f.waitLine("READY", 10*time.Second)
-	if n := len(marked(mark)); n < 5 { // helper, supervisor, leader, 2 ignorers, …
-		t.Fatalf("only %d processes carry the marker: %v", n, marked(mark))
+	if n := len(testkit.Marked(mark)); n < 5 { // helper, supervisor, leader, 2 ignorers, …
+		t.Fatalf("only %d processes carry the marker: %v", n, testkit.Marked(mark))
 	}
 	killedAt := time.Now()
 	f.kill()
-	gone := waitFor(grace+2*time.Second, func() bool { return len(marked(mark)) == 0 })
+	gone := testkit.Poll(grace+2*time.Second, func() bool { return len(testkit.Marked(mark)) == 0 })
 	t.Logf("jobdeck SIGKILL -> tree and supervisor gone after %v (grace %v)", time.Since(killedAt), grace)
 	if !gone {
-		t.Errorf("left behind %v after jobdeck's death: %v", time.Since(killedAt), marked(mark))
+		t.Errorf("left behind %v after jobdeck's death: %v", time.Since(killedAt), testkit.Marked(mark))
 		killMarkedArgv(t, mark)
 	}
 }
@@ -707,7 +708,7 @@ func TestChildListersAgree(t *testing.T) {
 	// on a busy machine). The loop forks, so retry until both listers
 	// agree on a moment when the whole tree is there.
 	var a, b map[int]bool
-	ok := waitFor(10*time.Second, func() bool {
+	ok := testkit.Poll(10*time.Second, func() bool {
 		a = pids(sys.WalkWith(root, sys.ChildLister(true)))
 		b = pids(sys.WalkWith(root, sys.ChildLister(false)))
 		return fmt.Sprint(a) == fmt.Sprint(b) && len(a) >= 10
@@ -757,7 +758,7 @@ func TestSignalsNotIgnored(t *testing.T) {
 		if got != tc.want {
 			t.Errorf("%s: %q, want %q", tc.cmd, got, tc.want)
 		}
-		assertGone(t, mark, 5*time.Second)
+		testkit.AssertNoLeftovers(t, mark, 5*time.Second)
 	}
 }
 
@@ -814,8 +815,8 @@ func TestStopWideTree(t *testing.T) {
 	t.Parallel()
 	j := startJob(t, Config{Command: `bash "$TESTDATA/wide-tree.sh"`})
 	j.mustOut("READY", 30*time.Second)
-	if !waitFor(10*time.Second, func() bool { return len(marked(j.session)) >= 640 }) {
-		t.Fatalf("only %d processes started", len(marked(j.session)))
+	if !testkit.Poll(10*time.Second, func() bool { return len(testkit.Marked(j.session)) >= 640 }) {
+		t.Fatalf("only %d processes started", len(testkit.Marked(j.session)))
 	}
 	// Reaping 650 processes takes the race-built supervisor longer.
 	stopAt := time.Now()

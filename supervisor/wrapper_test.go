@@ -12,6 +12,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/jobdeck/jobdeck/internal/testkit"
 	"github.com/jobdeck/jobdeck/model"
 )
 
@@ -20,7 +21,7 @@ import (
 // end.
 func stopWhenSleeping(t *testing.T, j *testJob, grace time.Duration) model.Exit {
 	t.Helper()
-	if !waitFor(10*time.Second, func() bool { return j.treeRuns("sleep") }) {
+	if !testkit.Poll(10*time.Second, func() bool { return j.treeRuns("sleep") }) {
 		t.Fatalf("the command never reached its sleep: %q", j.out.text())
 	}
 	if err := j.h.Stop(grace); err != nil {
@@ -88,7 +89,7 @@ func TestWrapperEndsLikeItsCommand(t *testing.T) {
 func TestSimpleCommandIsTheLeader(t *testing.T) {
 	t.Parallel()
 	j := startJob(t, Config{Command: `PORT=3123 sleep 60 2>/dev/null # a comment`})
-	if !waitFor(10*time.Second, func() bool { return j.treeRuns("sleep") }) {
+	if !testkit.Poll(10*time.Second, func() bool { return j.treeRuns("sleep") }) {
 		t.Fatal("no sleep")
 	}
 	comm, _ := os.ReadFile(filepath.Join("/proc", strconv.Itoa(j.h.Pid()), "comm"))

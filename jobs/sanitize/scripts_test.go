@@ -4,43 +4,19 @@ import (
 	"bytes"
 	"os"
 	"os/exec"
-	"path/filepath"
 	"strings"
 	"testing"
-)
 
-// caseScript returns the path of a case script in ../shared/cases/proc next
-// to the module root, or skips the test when it (or bash) is not there.
-func caseScript(t *testing.T, name string) string {
-	t.Helper()
-	if _, err := exec.LookPath("bash"); err != nil {
-		t.Skip("bash not found; the case scripts need it")
-	}
-	dir, err := os.Getwd()
-	if err != nil {
-		t.Fatalf("getwd: %v", err)
-	}
-	for {
-		if _, err := os.Stat(filepath.Join(dir, "go.mod")); err == nil {
-			break
-		}
-		parent := filepath.Dir(dir)
-		if parent == dir {
-			t.Skip("go.mod not found above the package; cannot locate ../shared")
-		}
-		dir = parent
-	}
-	p := filepath.Join(dir, "..", "shared", "cases", "proc", name)
-	if _, err := os.Stat(p); err != nil {
-		t.Skipf("case script %s not found (../shared is not checked out next to the module): %v", name, err)
-	}
-	return p
-}
+	"github.com/jobdeck/jobdeck/internal/testkit"
+)
 
 // runCase runs a case script and returns its stdout and stderr lines.
 func runCase(t *testing.T, name string) [][]byte {
 	t.Helper()
-	script := caseScript(t, name)
+	if _, err := exec.LookPath("bash"); err != nil {
+		t.Skip("bash not found; the case scripts need it")
+	}
+	script := testkit.ProcCase(t, name)
 	cmd := exec.CommandContext(t.Context(), "bash", script)
 	cmd.Env = append(os.Environ(), "PROC_CASE_MARKER=")
 	var stdout, stderr bytes.Buffer
