@@ -7,11 +7,11 @@ import (
 	"fmt"
 	"os"
 	"os/exec"
-	"path/filepath"
 	"strings"
-	"syscall"
 	"testing"
 	"time"
+
+	"github.com/jobdeck/jobdeck/internal/testkit"
 )
 
 // TestEndToEndEOFAnswers: `jobdeck --serve < requests` answers every
@@ -69,22 +69,9 @@ func sessionDir(t *testing.T) string {
 	dir := t.TempDir()
 	os.Chmod(dir, 0o700)
 	t.Cleanup(func() {
-		deadline := time.Now().Add(30 * time.Second)
-		for time.Now().Before(deadline) {
-			live := false
-			locks, _ := filepath.Glob(filepath.Join(dir, "*.lock"))
-			for _, l := range locks {
-				if f, err := os.Open(l); err == nil {
-					live = live || syscall.Flock(int(f.Fd()), syscall.LOCK_SH|syscall.LOCK_NB) != nil
-					f.Close()
-				}
-			}
-			if !live {
-				return
-			}
-			time.Sleep(50 * time.Millisecond)
+		if !testkit.WaitSessions(dir, 30*time.Second) {
+			t.Errorf("a session in %s did not end within 30 s", dir)
 		}
-		t.Errorf("a session in %s did not end within 30 s", dir)
 	})
 	return dir
 }

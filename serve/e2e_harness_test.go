@@ -1,74 +1,35 @@
 package serve
 
 import (
-	"bytes"
 	"fmt"
 	"io"
 	"os"
 	"os/exec"
-	"path/filepath"
 	"strings"
-	"sync"
 	"syscall"
 	"testing"
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/jobdeck/jobdeck/internal/testkit"
 )
 
 // The end-to-end tests build the real jobdeck binary and drive
 // `jobdeck --serve` as an MCP client would. They need the go tool (to
 // build) and bash; they skip without them.
 
-var (
-	buildOnce sync.Once
-	buildDir  string
-	buildBin  string
-	buildErr  error
-)
-
 func TestMain(m *testing.M) {
 	if helperMain() { // the test binary as a job's program (helpers_proc_test.go)
 		return
 	}
 	code := m.Run()
-	if buildDir != "" {
-		os.RemoveAll(buildDir)
-	}
+	testkit.RemoveBuilds()
 	os.Exit(code)
 }
 
-// jobdeckBinary builds github.com/jobdeck/jobdeck once per test run.
-// JOBDECK_TEST_BIN, when set, names a binary to use instead.
-func jobdeckBinary(t testing.TB) string {
-	t.Helper()
-	if bin := os.Getenv("JOBDECK_TEST_BIN"); bin != "" {
-		return bin
-	}
-	goTool, err := exec.LookPath("go")
-	if err != nil {
-		t.Skip("end-to-end test needs the go tool to build jobdeck: not in PATH")
-	}
-	if _, err := exec.LookPath("bash"); err != nil {
-		t.Skip("end-to-end test needs bash: not in PATH")
-	}
-	buildOnce.Do(func() {
-		buildDir, buildErr = os.MkdirTemp("", "jobdeck-serve-e2e-")
-		if buildErr != nil {
-			return
-		}
-		buildBin = filepath.Join(buildDir, "jobdeck")
-		cmd := exec.Command(goTool, "build", "-o", buildBin, "github.com/jobdeck/jobdeck")
-		out, err := cmd.CombinedOutput()
-		if err != nil {
-			buildErr = fmt.Errorf("go build: %v\n%s", err, out)
-		}
-	})
-	if buildErr != nil {
-		t.Fatal(buildErr)
-	}
-	return buildBin
-}
+// jobdeckBinary is testkit.Jobdeck: the jobdeck binary, built once.
+var jobdeckBinary = testkit.Jobdeck
 
 // startServe starts `jobdeck --serve` with its stdout recorded and
 // returns a connected client session.
@@ -117,43 +78,12 @@ func marker(t *testing.T) string {
 	return fmt.Sprintf("JOBDECK_SERVE_TEST_MARKER=%s-%d-%d", strings.ReplaceAll(t.Name(), "/", "_"), os.Getpid(), time.Now().UnixNano())
 }
 
-// processesWith returns the pids whose environment holds marker.
-func processesWith(marker string) []string {
-	dirs, _ := filepath.Glob("/proc/[0-9]*")
-	var pids []string
-	for _, d := range dirs {
-		env, err := os.ReadFile(filepath.Join(d, "environ"))
-		if err != nil {
-			continue
-		}
-		for kv := range bytes.SplitSeq(env, []byte{0}) {
-			if string(kv) == marker {
-				pids = append(pids, filepath.Base(d))
-				break
-			}
-		}
-	}
-	return pids
-}
-
-// checkNoLeftovers waits until no process carries marker.
+// checkNoLeftovers waits until no process carries marker, an environment
+// entry of the test's jobs (10 s at most).
 func checkNoLeftovers(t *testing.T, marker string) {
 	t.Helper()
-	if _, err := os.Stat("/proc/self/environ"); err != nil {
-		t.Log("no /proc: leftover check skipped")
-		return
-	}
-	deadline := time.Now().Add(10 * time.Second)
-	for {
-		pids := processesWith(marker)
-		if len(pids) == 0 {
-			return
-		}
-		if time.Now().After(deadline) {
-			t.Errorf("processes left behind: %v", pids)
-			return
-		}
-		time.Sleep(50 * time.Millisecond)
+	if !testkit.Poll(10*time.Second, func() bool { return len(testkit.EnvMarked(marker)) == 0 }) {
+		t.Errorf("processes left behind: %v", testkit.EnvMarked(marker))
 	}
 }
 

@@ -15,6 +15,8 @@ import (
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/jobdeck/jobdeck/internal/testkit"
 )
 
 func TestEndToEndStdio(t *testing.T) {
@@ -122,7 +124,7 @@ func TestEndToEndStdio(t *testing.T) {
 	if r.State != "exited" || r.StillRunning != 0 || (r.Signal == "" && r.ExitCode == nil) {
 		t.Errorf("kill structured = %+v\n%s", r, text)
 	}
-	if len(processesWith(mark)) != 0 {
+	if len(testkit.EnvMarked(mark)) != 0 {
 		t.Errorf("job_kill returned with processes of the job still running")
 	}
 	// A second kill returns the final report, with no line this client
@@ -178,7 +180,7 @@ func TestEndToEndEOFStopsJobs(t *testing.T) {
 	for _, c := range commands {
 		ok(t, cs, toolBackground, map[string]any{"command": c})
 	}
-	waitFor(t, 10*time.Second, func() bool { return len(processesWith(mark)) >= want })
+	waitFor(t, 10*time.Second, func() bool { return len(testkit.EnvMarked(mark)) >= want })
 	if err := cs.Close(); err != nil {
 		t.Logf("close: %v", err)
 	}

@@ -11,6 +11,8 @@ import (
 	"unicode/utf8"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/jobdeck/jobdeck/internal/testkit"
 )
 
 // recorder keeps every byte a process wrote to its stdout.
@@ -228,16 +230,10 @@ func connect2(t *testing.T, _ *mcp.ClientSession, fc *fakeCore) *mcp.ClientSessi
 	return connect(t, fc, nil)
 }
 
-// waitFor polls cond until it holds or d passes.
+// waitFor is testkit.WaitFor for a condition that needs no name.
 func waitFor(t *testing.T, d time.Duration, cond func() bool) {
 	t.Helper()
-	deadline := time.Now().Add(d)
-	for !cond() {
-		if time.Now().After(deadline) {
-			t.Fatalf("condition not met within %v", d)
-		}
-		time.Sleep(10 * time.Millisecond)
-	}
+	testkit.WaitFor(t, d, "the condition", cond)
 }
 
 // hasLinePrefix reports whether a line of text starts with prefix.

@@ -11,6 +11,8 @@ import (
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/jobdeck/jobdeck/internal/testkit"
 )
 
 // TestEndToEndSIGKILL kills `jobdeck --serve` with SIGKILL while it runs a
@@ -27,16 +29,16 @@ func TestEndToEndSIGKILL(t *testing.T) {
 	}
 	mark := marker(t)
 	sigkillServe(t, fmt.Sprintf("export %s; bash %s", mark, script), "crash-tree READY", func(within time.Duration) {
-		if len(processesWith(mark)) == 0 {
+		if len(testkit.EnvMarked(mark)) == 0 {
 			// processesWith is checked right after the kill: the tree
 			// cannot have gone that fast (the TERM-ignoring child needs
 			// the whole grace), so an empty list means a broken check.
 			t.Fatal("no process carries the marker right after the kill: the check cannot see the tree")
 		}
 		deadline := time.Now().Add(within)
-		for len(processesWith(mark)) > 0 {
+		for len(testkit.EnvMarked(mark)) > 0 {
 			if time.Now().After(deadline) {
-				t.Fatalf("processes left %v after jobdeck was SIGKILLed: %v", within, processesWith(mark))
+				t.Fatalf("processes left %v after jobdeck was SIGKILLed: %v", within, testkit.EnvMarked(mark))
 			}
 			time.Sleep(20 * time.Millisecond)
 		}
@@ -47,7 +49,7 @@ func TestEndToEndSIGKILL(t *testing.T) {
 // 34 (a TERM-ignoring child, a setsid'd child, a double-forked python
 // server on a port, a detached node child) and its leftover checker.
 func TestEndToEndSIGKILLCase34(t *testing.T) {
-	cases := sharedCases(t)
+	cases := testkit.ProcCases(t)
 	for _, tool := range []string{"python3", "node", "setsid"} {
 		if _, err := exec.LookPath(tool); err != nil {
 			t.Skipf("case 34 needs %s (CI installs it)", tool)
@@ -63,10 +65,8 @@ func TestEndToEndSIGKILLCase34(t *testing.T) {
 	ln.Close()
 	cmd := fmt.Sprintf("export PROC_CASE_MARKER=%s PROC_CASE_PORT=%s; bash %s", mark, port, filepath.Join(cases, "34-console-crash.sh"))
 	sigkillServe(t, cmd, "READY", func(within time.Duration) {
-		out, err := exec.Command("bash", filepath.Join(cases, "check-leftovers.sh"), "-m", mark, "-p", port,
-			"-w", fmt.Sprint(int(within.Seconds()))).CombinedOutput()
-		if err != nil {
-			t.Fatalf("after jobdeck was SIGKILLed: %v\n%s", err, out)
+		if code, out := testkit.CheckLeftovers(t, cases, "-m", mark, "-p", port, "-w", fmt.Sprint(int(within.Seconds()))); code != 0 {
+			t.Fatalf("after jobdeck was SIGKILLed: exit status %d\n%s", code, out)
 		}
 	})
 }
@@ -97,25 +97,4 @@ func sigkillServe(t *testing.T, command, ready string, check func(within time.Du
 	if d := time.Since(killed); d > 4*time.Second+500*time.Millisecond {
 		t.Errorf("the tree took %v to go; the bound is grace + 2 s = 4 s", d)
 	}
-}
-
-// sharedCases finds ../shared/cases/proc next to the repository, or skips.
-func sharedCases(t *testing.T) string {
-	t.Helper()
-	dir, _ := os.Getwd()
-	for {
-		if _, err := os.Stat(filepath.Join(dir, "go.mod")); err == nil {
-			break
-		}
-		parent := filepath.Dir(dir)
-		if parent == dir {
-			t.Skip("cannot find the module root")
-		}
-		dir = parent
-	}
-	cases := filepath.Join(dir, "..", "shared", "cases", "proc")
-	if _, err := os.Stat(filepath.Join(cases, "check-leftovers.sh")); err != nil {
-		t.Skip("../shared/cases/proc is not next to the repository (it is in CI); skipping")
-	}
-	return cases
 }

@@ -5,18 +5,15 @@ package session
 import (
 	"context"
 	"fmt"
-	"io"
-	"os"
-	"os/exec"
 	"slices"
 	"strconv"
 	"strings"
 	"testing"
 	"time"
 
-	"github.com/creack/pty"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
-	"golang.org/x/sys/unix"
+
+	"github.com/jobdeck/jobdeck/internal/testkit"
 )
 
 // BenchmarkToolRoundTrip measures one tool call (job_status without id:
@@ -118,23 +115,10 @@ func callList(b *testing.B, cs *mcp.ClientSession) {
 	}
 }
 
+// callText calls a tool and returns its text; a tool error fails b.
 func callText(b *testing.B, cs *mcp.ClientSession, tool string, args map[string]any) string {
-	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
-	defer cancel()
-	res, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: tool, Arguments: args})
-	if err != nil {
-		b.Fatal(err)
-	}
-	var sb strings.Builder
-	for _, c := range res.Content {
-		if tc, ok := c.(*mcp.TextContent); ok {
-			sb.WriteString(tc.Text)
-		}
-	}
-	if res.IsError {
-		b.Fatalf("%s: %s", tool, sb.String())
-	}
-	return sb.String()
+	b.Helper()
+	return testkit.CallTool(b, cs, time.Minute, tool, args, false)
 }
 
 // BenchmarkIngestThroughSession runs `yes | head -c 256M` as a job of a
@@ -159,7 +143,7 @@ func BenchmarkIngestThroughSession(b *testing.B) {
 			private, _ := w.agent("agent", "--private")
 			var inSession, inPrivate, trivial time.Duration
 			for i := range b.N {
-				trivial += trivialRead(b, cmd, tty)
+				trivial += testkit.FloodRead(b, cmd, tty, nil)
 				for _, run := range []struct {
 					cs  *mcp.ClientSession
 					sum *time.Duration
@@ -205,37 +189,4 @@ func jobElapsed(b *testing.B, cs *mcp.ClientSession, id int) time.Duration {
 	}
 	sec, _ := m["elapsed_seconds"].(float64)
 	return time.Duration(sec * float64(time.Second))
-}
-
-// trivialRead runs cmd with its stdout on a pipe or a raw pty (OPOST off,
-// as jobdeck's) read and discarded by this process, and returns the time
-// from start to exit with everything read.
-func trivialRead(b *testing.B, cmd string, tty bool) time.Duration {
-	c := exec.Command("bash", "-c", cmd)
-	var r, w *os.File
-	var err error
-	if tty {
-		if r, w, err = pty.Open(); err == nil {
-			var tio *unix.Termios
-			if tio, err = unix.IoctlGetTermios(int(w.Fd()), unix.TCGETS); err == nil {
-				tio.Oflag &^= unix.OPOST
-				err = unix.IoctlSetTermios(int(w.Fd()), unix.TCSETS, tio)
-			}
-		}
-	} else {
-		r, w, err = os.Pipe()
-	}
-	if err != nil {
-		b.Fatal(err)
-	}
-	c.Stdout = w
-	start := time.Now()
-	if err := c.Start(); err != nil {
-		b.Fatal(err)
-	}
-	w.Close()
-	_, _ = io.Copy(io.Discard, r) // a pty ends in EIO once the writer is gone
-	_ = c.Wait()
-	r.Close()
-	return time.Since(start)
 }

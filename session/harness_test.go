@@ -3,71 +3,30 @@
 package session
 
 import (
-	"bytes"
-	"context"
 	"encoding/json"
 	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
-	"strconv"
-	"strings"
-	"sync"
 	"syscall"
 	"testing"
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/jobdeck/jobdeck/internal/testkit"
 )
 
 // The session tests run the real jobdeck binary (built once per run): two
 // or more jobdeck processes per test, a session process, real jobs.
-
-var (
-	buildOnce sync.Once
-	buildDir  string
-	buildBin  string
-	buildErr  error
-)
 
 func TestMain(m *testing.M) {
 	if role := os.Getenv(roleEnv); role != "" {
 		os.Exit(runRole(role))
 	}
 	code := m.Run()
-	if buildDir != "" {
-		os.RemoveAll(buildDir)
-	}
+	testkit.RemoveBuilds()
 	os.Exit(code)
-}
-
-// jobdeck builds github.com/jobdeck/jobdeck once per test run.
-func jobdeck(t testing.TB) string {
-	t.Helper()
-	goTool, err := exec.LookPath("go")
-	if err != nil {
-		t.Skip("the session tests build jobdeck: the go tool is not in PATH")
-	}
-	if _, err := exec.LookPath("bash"); err != nil {
-		t.Skip("the session tests need bash: not in PATH")
-	}
-	buildOnce.Do(func() {
-		buildDir, buildErr = os.MkdirTemp("", "jobdeck-session-test-")
-		if buildErr != nil {
-			return
-		}
-		// World-readable so that a test as another uid can run it.
-		_ = os.Chmod(buildDir, 0o755)
-		buildBin = filepath.Join(buildDir, "jobdeck")
-		out, err := exec.Command(goTool, "build", "-o", buildBin, "github.com/jobdeck/jobdeck").CombinedOutput()
-		if err != nil {
-			buildErr = fmt.Errorf("go build: %v\n%s", err, out)
-		}
-	})
-	if buildErr != nil {
-		t.Fatal(buildErr)
-	}
-	return buildBin
 }
 
 // world is one test's sessions directory and worktree.
@@ -81,7 +40,7 @@ type world struct {
 
 func newWorld(t testing.TB) *world {
 	t.Helper()
-	w := &world{t: t, bin: jobdeck(t), sdir: t.TempDir(), wt: t.TempDir()}
+	w := &world{t: t, bin: testkit.Jobdeck(t), sdir: t.TempDir(), wt: t.TempDir()}
 	if err := os.Chmod(w.sdir, 0o700); err != nil {
 		t.Fatal(err)
 	}
@@ -116,16 +75,7 @@ func (w *world) cmd(args ...string) *exec.Cmd {
 func (w *world) agent(name string, args ...string) (*mcp.ClientSession, *exec.Cmd) {
 	w.t.Helper()
 	cmd := w.cmd(append([]string{"--serve"}, args...)...)
-	var stderr bytes.Buffer
-	cmd.Stderr = &stderr
-	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
-	defer cancel()
-	cs, err := mcp.NewClient(&mcp.Implementation{Name: name, Version: "1"}, nil).
-		Connect(ctx, &mcp.CommandTransport{Command: cmd, TerminateDuration: 5 * time.Second}, nil)
-	if err != nil {
-		w.t.Fatalf("connect %s: %v\nstderr: %s", name, err, stderr.String())
-	}
-	w.t.Cleanup(func() { cs.Close() })
+	cs := testkit.Agent(w.t, cmd, name)
 	return cs, cmd
 }
 
@@ -133,22 +83,7 @@ func (w *world) agent(name string, args ...string) (*mcp.ClientSession, *exec.Cm
 // unless wantErr.
 func (w *world) call(cs *mcp.ClientSession, tool string, args map[string]any, wantErr bool) string {
 	w.t.Helper()
-	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
-	defer cancel()
-	res, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: tool, Arguments: args})
-	if err != nil {
-		w.t.Fatalf("%s %v: %v", tool, args, err)
-	}
-	var b strings.Builder
-	for _, c := range res.Content {
-		if tc, ok := c.(*mcp.TextContent); ok {
-			b.WriteString(tc.Text)
-		}
-	}
-	if res.IsError != wantErr {
-		w.t.Fatalf("%s %v: isError %v, want %v: %s", tool, args, res.IsError, wantErr, b.String())
-	}
-	return b.String()
+	return testkit.CallTool(w.t, cs, 60*time.Second, tool, args, wantErr)
 }
 
 // info reads the session's info file; ok is false when there is none.
@@ -176,28 +111,7 @@ func (w *world) sessionPID() int {
 
 // marked lists the pids of processes whose environment exports the test's
 // marker.
-func (w *world) marked() []int {
-	want := []byte("JDTEST_MARK=" + w.mark)
-	var pids []int
-	ents, _ := os.ReadDir("/proc")
-	for _, e := range ents {
-		pid, err := strconv.Atoi(e.Name())
-		if err != nil {
-			continue
-		}
-		env, err := os.ReadFile("/proc/" + e.Name() + "/environ")
-		if err != nil {
-			continue
-		}
-		for _, kv := range bytes.Split(env, []byte{0}) {
-			if bytes.Equal(kv, want) {
-				pids = append(pids, pid)
-				break
-			}
-		}
-	}
-	return pids
-}
+func (w *world) marked() []int { return testkit.EnvMarked("JDTEST_MARK=" + w.mark) }
 
 // job is a command that exports the test's marker first.
 func (w *world) job(cmd string) string {
@@ -222,17 +136,8 @@ func (w *world) noLeftovers(d time.Duration) {
 	}
 }
 
-// waitFor polls cond until it holds or d passes.
-func waitFor(t testing.TB, d time.Duration, what string, cond func() bool) {
-	t.Helper()
-	deadline := time.Now().Add(d)
-	for !cond() {
-		if time.Now().After(deadline) {
-			t.Fatalf("timed out after %v waiting for %s", d, what)
-		}
-		time.Sleep(10 * time.Millisecond)
-	}
-}
+// waitFor is testkit.WaitFor, under the name this package's tests use.
+var waitFor = testkit.WaitFor
 
 // roleEnv makes the test binary play a part in another process (another
 // uid's client, for instance); see runRole.

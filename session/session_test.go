@@ -21,6 +21,8 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/jobdeck/jobdeck/internal/testkit"
 )
 
 // Two agents in one worktree share one core: the second sees the first's
@@ -346,12 +348,11 @@ func dialAndHello(sock string) (string, error) {
 // (the build cache's directories are private).
 func exposedTestBinary(t *testing.T) string {
 	t.Helper()
-	jobdeck(t) // makes buildDir
 	self, err := os.Executable()
 	if err != nil {
 		t.Fatal(err)
 	}
-	dst := filepath.Join(buildDir, "session.test")
+	dst := filepath.Join(testkit.BinDir(t), "session.test")
 	exposeOnce.Do(func() {
 		b, err := os.ReadFile(self)
 		if err == nil {
