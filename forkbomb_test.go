@@ -12,15 +12,16 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
-	"sync"
 	"syscall"
 	"testing"
 	"time"
 
-	"github.com/jobdeck/jobdeck/internal/testtimeout"
-	"github.com/jobdeck/jobdeck/supervisor"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"golang.org/x/sys/unix"
+
+	"github.com/jobdeck/jobdeck/internal/testkit"
+	"github.com/jobdeck/jobdeck/internal/testtimeout"
+	"github.com/jobdeck/jobdeck/supervisor"
 )
 
 // TestForkBomb: `jobdeck --serve` runs as a throwaway uid (RLIMIT_NPROC
@@ -62,7 +63,7 @@ func testForkBomb(t *testing.T, uid, bombUlimit int) {
 	cmd.Env = []string{"PATH=" + os.Getenv("PATH"), "HOME=" + home, "TMPDIR=" + home, "LC_ALL=C", asJobdeckEnv + "=1",
 		"GORACE=atexit_sleep_ms=0", "JOBDECK_SESSION_DIR=" + sessions}
 	cmd.SysProcAttr = &syscall.SysProcAttr{Credential: &syscall.Credential{Uid: uint32(uid), Gid: uint32(uid)}}
-	var stderr lockedBuffer
+	var stderr testkit.Buffer
 	cmd.Stderr = &stderr
 	t.Cleanup(func() { killUID(uid) })
 
@@ -75,22 +76,7 @@ func testForkBomb(t *testing.T, uid, bombUlimit int) {
 	}
 	call := func(name string, args map[string]any) string {
 		t.Helper()
-		cctx, ccancel := context.WithTimeout(ctx, testtimeout.Scale(30*time.Second))
-		defer ccancel()
-		res, err := cs.CallTool(cctx, &mcp.CallToolParams{Name: name, Arguments: args})
-		if err != nil {
-			t.Fatalf("%s: %v\nstderr: %s", name, err, stderr.String())
-		}
-		var b strings.Builder
-		for _, c := range res.Content {
-			if tc, ok := c.(*mcp.TextContent); ok {
-				b.WriteString(tc.Text)
-			}
-		}
-		if res.IsError {
-			t.Fatalf("%s: tool error: %s", name, b.String())
-		}
-		return b.String()
+		return testkit.CallTool(t, cs, testtimeout.Scale(30*time.Second), name, args, false)
 	}
 
 	p := startPinger(cs, testtimeout.Scale(2*time.Second))
@@ -100,13 +86,13 @@ func testForkBomb(t *testing.T, uid, bombUlimit int) {
 		jobLimit = uint64(bombUlimit / 2)
 	}
 	var peak uint64
-	if !waitUntilTrue(testtimeout.Scale(30*time.Second), func() bool { peak = max(peak, uidTasks(uid)); return peak+4 >= jobLimit }) {
+	if !testkit.Poll(testtimeout.Scale(30*time.Second), func() bool { peak = max(peak, uidTasks(uid)); return peak+4 >= jobLimit }) {
 		t.Fatalf("the bomb never came near the job's limit of %d (peak %d tasks of uid %d)", jobLimit, peak, uid)
 	}
 	time.Sleep(time.Second) // the bomb keeps pressing on the limit
 	peak = max(peak, uidTasks(uid))
 	still := call("background", map[string]any{"command": "echo still-here", "name": "later"})
-	if !waitUntilTrue(testtimeout.Scale(10*time.Second), func() bool {
+	if !testkit.Poll(testtimeout.Scale(10*time.Second), func() bool {
 		return strings.Contains(call("job_status", map[string]any{"id": "later"}), "> still-here")
 	}) {
 		t.Errorf("a job started during the bomb did not run:\n%s", still)
@@ -120,7 +106,7 @@ func testForkBomb(t *testing.T, uid, bombUlimit int) {
 	// Only jobdeck is left: the --serve relay and the session process that
 	// hosts the jobs (every job is over, so no supervisor runs).
 	var left []string
-	if !waitUntilTrue(testtimeout.Scale(10*time.Second), func() bool { left = notJobdeck(uid, bin); return len(left) == 0 }) {
+	if !testkit.Poll(testtimeout.Scale(10*time.Second), func() bool { left = notJobdeck(uid, bin); return len(left) == 0 }) {
 		t.Errorf("uid %d still runs other processes than jobdeck after the kill: %v", uid, left)
 	}
 	pings, slowest, failed := p.stop()
@@ -136,7 +122,7 @@ func testForkBomb(t *testing.T, uid, bombUlimit int) {
 		t.Errorf("jobdeck did not exit 0 after EOF: %v", cmd.ProcessState)
 	}
 	// The session lingers a few seconds after its last client, then ends.
-	if !waitUntilTrue(testtimeout.Scale(20*time.Second), func() bool { return len(uidProcs(uid)) == 0 }) {
+	if !testkit.Poll(testtimeout.Scale(20*time.Second), func() bool { return len(uidProcs(uid)) == 0 }) {
 		t.Errorf("uid %d still runs processes after jobdeck's session should have ended: %v", uid, uidProcs(uid))
 	}
 	logs, _ := filepath.Glob(filepath.Join(sessions, "*.log"))
@@ -206,11 +192,10 @@ func prepareUIDHome(t *testing.T, uid int) (home, bin string) {
 	return home, bin
 }
 
-// uidTasks counts the tasks (threads) of processes whose real uid is uid:
-// what RLIMIT_NPROC counts.
+// uidTasks counts the tasks (threads) of uid's processes: what
+// RLIMIT_NPROC counts.
 func uidTasks(uid int) uint64 {
-	var n uint64
-	forUID(uid, func(_ int, threads uint64) { n += threads })
+	_, n := testkit.TasksOf(uid)
 	return n
 }
 
@@ -229,10 +214,9 @@ func notJobdeck(uid int, bin string) []string {
 	return out
 }
 
-// uidProcs lists the processes whose real uid is uid.
+// uidProcs lists uid's processes.
 func uidProcs(uid int) []int {
-	var pids []int
-	forUID(uid, func(pid int, _ uint64) { pids = append(pids, pid) })
+	pids, _ := testkit.TasksOf(uid)
 	return pids
 }
 
@@ -241,50 +225,22 @@ func uidProcs(uid int) []int {
 func killUID(uid int) {
 	deadline := time.Now().Add(10 * time.Second)
 	for time.Now().Before(deadline) {
-		found := 0
-		forUID(uid, func(pid int, _ uint64) {
-			found++
+		pids := uidProcs(uid)
+		for _, pid := range pids {
 			fd, err := unix.PidfdOpen(pid, 0)
 			if err != nil {
-				return
+				continue
 			}
-			defer unix.Close(fd)
 			var st unix.Stat_t
 			if unix.Stat("/proc/"+strconv.Itoa(pid), &st) == nil && int(st.Uid) == uid {
 				_ = unix.PidfdSendSignal(fd, unix.SIGKILL, nil, 0)
 			}
-		})
-		if found == 0 {
+			unix.Close(fd)
+		}
+		if len(pids) == 0 {
 			return
 		}
 		time.Sleep(20 * time.Millisecond)
-	}
-}
-
-// forUID calls f with the pid and thread count of every process whose
-// real uid is uid.
-func forUID(uid int, f func(pid int, threads uint64)) {
-	dirs, _ := filepath.Glob("/proc/[0-9]*")
-	want := strconv.Itoa(uid)
-	for _, d := range dirs {
-		b, err := os.ReadFile(filepath.Join(d, "status"))
-		if err != nil {
-			continue
-		}
-		var mine bool
-		var threads uint64
-		for _, line := range strings.Split(string(b), "\n") {
-			if v, ok := strings.CutPrefix(line, "Uid:"); ok {
-				fs := strings.Fields(v)
-				mine = len(fs) > 0 && fs[0] == want
-			} else if v, ok := strings.CutPrefix(line, "Threads:"); ok {
-				threads, _ = strconv.ParseUint(strings.TrimSpace(v), 10, 64)
-			}
-		}
-		if mine {
-			pid, _ := strconv.Atoi(filepath.Base(d))
-			f(pid, threads)
-		}
 	}
 }
 
@@ -328,34 +284,4 @@ func (p *pinger) stop() (int, time.Duration, []string) {
 	close(p.stopCh)
 	<-p.done
 	return p.n, p.max, p.failed
-}
-
-// waitUntilTrue polls cond every 20 ms until it holds or d passed.
-func waitUntilTrue(d time.Duration, cond func() bool) bool {
-	deadline := time.Now().Add(d)
-	for !cond() {
-		if time.Now().After(deadline) {
-			return false
-		}
-		time.Sleep(20 * time.Millisecond)
-	}
-	return true
-}
-
-// lockedBuffer is a bytes.Buffer safe for one writer and other readers.
-type lockedBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (l *lockedBuffer) Write(p []byte) (int, error) {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.b.Write(p)
-}
-
-func (l *lockedBuffer) String() string {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.b.String()
 }

@@ -16,6 +16,8 @@ import (
 	"time"
 
 	"github.com/creack/pty"
+
+	"github.com/jobdeck/jobdeck/internal/testkit"
 )
 
 // TestLaunchCommandsLeaveArgv starts the console as `jobdeck -- <cmd>` in
@@ -62,7 +64,7 @@ func TestLaunchCommandsLeaveArgv(t *testing.T) {
 		}
 	}()
 
-	waitUntil(t, 10*time.Second, "the job's sleep to run", func() bool { return len(withEnv("JOBDECK_LAUNCH_TEST="+mark)) > 0 })
+	waitUntil(t, 10*time.Second, "the job's sleep to run", func() bool { return len(testkit.EnvMarked("JOBDECK_LAUNCH_TEST="+mark)) > 0 })
 	argv, err := os.ReadFile(filepath.Join("/proc", strconv.Itoa(cmd.Process.Pid), "cmdline"))
 	if err != nil {
 		t.Fatal(err)
@@ -104,36 +106,15 @@ func TestLaunchCommandsLeaveArgv(t *testing.T) {
 	case <-time.After(15 * time.Second):
 		t.Fatal("jobdeck did not exit after q, y")
 	}
-	waitUntil(t, 5*time.Second, "the job's processes to go", func() bool { return len(withEnv("JOBDECK_LAUNCH_TEST="+mark)) == 0 })
+	waitUntil(t, 5*time.Second, "the job's processes to go", func() bool { return len(testkit.EnvMarked("JOBDECK_LAUNCH_TEST="+mark)) == 0 })
 	mu.Lock()
 	drawn := screen.Len()
 	mu.Unlock()
 	t.Logf("argv after the re-exec: %q; the console drew %d bytes", argv, drawn)
 }
 
-// withEnv lists processes whose environment holds kv.
-func withEnv(kv string) []string {
-	var pids []string
-	dirs, _ := filepath.Glob("/proc/[0-9]*")
-	for _, d := range dirs {
-		env, err := os.ReadFile(filepath.Join(d, "environ"))
-		if err == nil && bytes.Contains(env, []byte(kv+"\x00")) {
-			pids = append(pids, filepath.Base(d))
-		}
-	}
-	return pids
-}
-
-func waitUntil(t *testing.T, d time.Duration, what string, cond func() bool) {
-	t.Helper()
-	deadline := time.Now().Add(d)
-	for !cond() {
-		if time.Now().After(deadline) {
-			t.Fatalf("timed out after %v waiting for %s", d, what)
-		}
-		time.Sleep(20 * time.Millisecond)
-	}
-}
+// waitUntil is testkit.WaitFor.
+var waitUntil = testkit.WaitFor
 
 // testSessionDir is the environment entry that gives a test's jobdeck
 // processes a session directory of their own (never the developer's).

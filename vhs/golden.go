@@ -3,19 +3,21 @@
 package vhs
 
 import (
-	"errors"
 	"fmt"
-	"os"
 	"path/filepath"
 	"regexp"
 	"strings"
+
+	"github.com/jobdeck/jobdeck/internal/testkit"
 )
 
-// ErrGoldenMismatch means a screenshot's text differs from its golden file.
-var ErrGoldenMismatch = errors.New("screen differs from golden; if the change is intended, run: go test ./vhs -update")
+// ErrGoldenMismatch means a screenshot's text differs from its golden file
+// (testkit's: run go test ./vhs -update if the change is intended).
+var ErrGoldenMismatch = testkit.ErrGoldenMismatch
 
-// ErrGoldenMissing means a screenshot has no golden file yet.
-var ErrGoldenMissing = errors.New("golden file missing; create it with: go test ./vhs -update")
+// ErrGoldenMissing means a screenshot has no golden file yet (create it
+// with go test ./vhs -update).
+var ErrGoldenMissing = testkit.ErrGoldenMissing
 
 // Header is the golden file's first line: tape, screenshot and grid, e.g.
 // "# smoke.tape: colors.png at 80x24 cells".
@@ -65,61 +67,7 @@ func NormalizeGolden(text string) string {
 // ErrGoldenMismatch with a line-by-line diff ("-" golden, "+" got; rows are
 // compared by position, as screens are fixed grids).
 func CheckGolden(dir string, s Snapshot, update bool) error {
-	path := GoldenPath(dir, s.Tape, s.Name)
-	got := NormalizeGolden(s.Golden())
-	if update {
-		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-			return fmt.Errorf("write golden: %w", err)
-		}
-		if err := os.WriteFile(path, []byte(got), 0o644); err != nil {
-			return fmt.Errorf("write golden: %w", err)
-		}
-		return nil
-	}
-	want, err := os.ReadFile(path)
-	if errors.Is(err, os.ErrNotExist) {
-		return fmt.Errorf("%s: %w\ngot:\n%s", path, ErrGoldenMissing, got)
-	}
-	if err != nil {
-		return fmt.Errorf("read golden: %w", err)
-	}
-	if NormalizeGolden(string(want)) == got {
-		return nil
-	}
-	return fmt.Errorf("%s: %w\n%s", path, ErrGoldenMismatch, Diff(NormalizeGolden(string(want)), got))
-}
-
-// Diff renders want and got line by line: unchanged lines with two spaces,
-// changed ones as a "-" line (want) followed by a "+" line (got). Each line
-// shows its number and ends in "│" so trailing spaces are visible.
-func Diff(want, got string) string {
-	w := strings.Split(strings.TrimSuffix(want, "\n"), "\n")
-	g := strings.Split(strings.TrimSuffix(got, "\n"), "\n")
-	var b strings.Builder
-	b.WriteString("--- golden\n+++ got\n")
-	for i := range max(len(w), len(g)) {
-		wl, wok := line(w, i)
-		gl, gok := line(g, i)
-		switch {
-		case wok && gok && wl == gl:
-			fmt.Fprintf(&b, "  %3d │%s│\n", i, wl)
-		default:
-			if wok {
-				fmt.Fprintf(&b, "- %3d │%s│\n", i, wl)
-			}
-			if gok {
-				fmt.Fprintf(&b, "+ %3d │%s│\n", i, gl)
-			}
-		}
-	}
-	return b.String()
-}
-
-func line(ls []string, i int) (string, bool) {
-	if i < len(ls) {
-		return ls[i], true
-	}
-	return "", false
+	return testkit.CompareGolden(GoldenPath(dir, s.Tape, s.Name), s.Golden(), update, NormalizeGolden)
 }
 
 // StaleGoldens returns the golden files under dir/<tape>/ that no screenshot

@@ -11,6 +11,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/jobdeck/jobdeck/internal/testkit"
 )
 
 // TestQuitWithRunningJobsLeavesNothing starts jobdeck with two jobs whose
@@ -25,8 +27,8 @@ import (
 func TestQuitWithRunningJobsLeavesNothing(t *testing.T) {
 	t.Parallel()
 	needPrograms(t, "setsid", "python3", "node")
-	case03 := sharedCase(t, "03-setsid-escape.sh")
-	checker := sharedCase(t, "check-leftovers.sh")
+	case03 := testkit.ProcCase(t, "03-setsid-escape.sh")
+	cases := testkit.ProcCases(t)
 	stamp := fmt.Sprintf("%d-%d", os.Getpid(), time.Now().UnixNano())
 	mark03 := "pcase-03-vhsquit-" + stamp
 	markTree := "demo-tree-vhsquit-" + stamp
@@ -41,7 +43,7 @@ func TestQuitWithRunningJobsLeavesNothing(t *testing.T) {
 
 	// Negative control: while the jobs run, each check finds them.
 	for _, m := range []string{mark03, markTree} {
-		if code := checkLeftovers(t, checker, "-m", m, "-q"); code != 1 {
+		if code := checkLeftovers(t, cases, "-m", m, "-q"); code != 1 {
 			t.Fatalf("check-leftovers.sh -m %s exited %d while the jobs run, want 1 (it cannot see them?)", m, code)
 		}
 	}
@@ -59,7 +61,7 @@ func TestQuitWithRunningJobsLeavesNothing(t *testing.T) {
 	}
 
 	for _, m := range []string{mark03, markTree} {
-		if code := checkLeftovers(t, checker, "-m", m, "-w", "5"); code != 0 {
+		if code := checkLeftovers(t, cases, "-m", m, "-w", "5"); code != 0 {
 			t.Errorf("check-leftovers.sh -m %s -w 5 exited %d after quitting, want 0", m, code)
 		}
 	}
@@ -69,20 +71,20 @@ func TestQuitWithRunningJobsLeavesNothing(t *testing.T) {
 	if t.Failed() {
 		// Leave nothing behind even when jobdeck did.
 		for _, m := range []string{mark03, markTree} {
-			checkLeftovers(t, checker, "-m", m, "-k", "-q")
+			checkLeftovers(t, cases, "-m", m, "-k", "-q")
 		}
 	}
 }
 
-// checkLeftovers runs the shared check-leftovers.sh with args and returns its
-// exit status, logging its report.
-func checkLeftovers(t *testing.T, script string, args ...string) int {
+// checkLeftovers runs the shared check-leftovers.sh of cases with args and
+// returns its exit status, logging its report.
+func checkLeftovers(t *testing.T, cases string, args ...string) int {
 	t.Helper()
-	out, err := exec.CommandContext(t.Context(), "bash", append([]string{script}, args...)...).CombinedOutput()
-	if len(out) > 0 {
+	code, out := testkit.CheckLeftovers(t, cases, args...)
+	if out != "" {
 		t.Logf("check-leftovers.sh %v:\n%s", args, out)
 	}
-	return exitCode(t, err)
+	return code
 }
 
 // ownScan runs testdata/demo/leftovers.sh for the tree marker mark (waiting

@@ -16,6 +16,8 @@ import (
 
 	"github.com/charmbracelet/vhs/parser"
 	"github.com/charmbracelet/vhs/token"
+
+	"github.com/jobdeck/jobdeck/internal/testkit"
 )
 
 // Options tunes how Run replays a tape. The zero value works.
@@ -58,6 +60,11 @@ const KeyDelayCap = 10 * time.Millisecond
 // Screenshot, an Escape on a screen that never goes quiet is not an error:
 // after this long the ESC byte has had its own read.
 const EscapeSettle = 1 * time.Second
+
+// SessionsEnd bounds how long Run waits, after a tape, for the jobdeck
+// sessions it started to end: a session outlives its last client by its
+// linger (5 s) and then stops its jobs (their grace).
+const SessionsEnd = 30 * time.Second
 
 // ShellArgv is how the runner starts the shell, as VHS does for bash but
 // without --login: no profile, no rc file, no history.
@@ -116,7 +123,7 @@ func (tp *Tape) Run(ctx context.Context, opts Options) (snaps []Snapshot, err er
 		return nil, fmt.Errorf("%s: %w", tp.Name, err)
 	}
 	// Each replay's sessions end before Run returns, so that HOME can go.
-	defer waitSessions(sessions, SessionsEnd)
+	defer testkit.WaitSessions(sessions, SessionsEnd)
 
 	cols, rows := tp.Cells()
 	term, err := StartTerm(TermOptions{Argv: append([]string{bash}, ShellArgv[1:]...), Env: env, Dir: dir, Cols: cols, Rows: rows})

@@ -16,6 +16,8 @@ import (
 	"github.com/charmbracelet/vhs/lexer"
 	"github.com/charmbracelet/vhs/parser"
 	"github.com/charmbracelet/x/vt"
+
+	"github.com/jobdeck/jobdeck/internal/testkit"
 )
 
 // header80x24 is a tape header that gives an 80×24 grid by the cell rule.
@@ -32,16 +34,10 @@ func runInline(t *testing.T, src string) ([]Snapshot, error) {
 	return tp.Run(t.Context(), Options{Home: t.TempDir(), Dir: t.TempDir(), Logf: t.Logf})
 }
 
-// waitFor polls cond every 10 ms until it holds or limit passes.
+// waitFor is testkit.WaitFor with the limit last.
 func waitFor(t testing.TB, what string, cond func() bool, limit time.Duration) {
 	t.Helper()
-	deadline := time.Now().Add(limit)
-	for !cond() {
-		if time.Now().After(deadline) {
-			t.Fatalf("timed out after %v waiting for %s", limit, what)
-		}
-		time.Sleep(10 * time.Millisecond)
-	}
+	testkit.WaitFor(t, limit, what, cond)
 }
 
 // encodeKeys sends keys to a fresh emulator (after writing setup to it, e.g.

@@ -18,6 +18,8 @@ import (
 	uv "github.com/charmbracelet/ultraviolet"
 	"github.com/charmbracelet/x/ansi"
 	"github.com/charmbracelet/x/vt"
+
+	"github.com/jobdeck/jobdeck/internal/testkit"
 )
 
 // Terminal safety: a job's hostile output (escape sequences that set the
@@ -42,7 +44,7 @@ func hostileJobs() []hostileJob {
 	return []hostileJob{
 		{"inert", func(t *testing.T) string { return "bash " + shellQuote(demoPath(t, "hostile.sh")) + " --inert" }, `hostile DONE`},
 		{"own", func(t *testing.T) string { return "bash " + shellQuote(demoPath(t, "hostile.sh")) }, `hostile DONE`},
-		{"shared-23", func(t *testing.T) string { return "bash " + shellQuote(sharedCase(t, "23-hostile-escapes.sh")) }, `pcase-23 DONE`},
+		{"shared-23", func(t *testing.T) string { return "bash " + shellQuote(testkit.ProcCase(t, "23-hostile-escapes.sh")) }, `pcase-23 DONE`},
 	}
 }
 
@@ -289,7 +291,7 @@ func newTmux(t testing.TB) *tmuxServer {
 	s := &tmuxServer{t: t, socket: fmt.Sprintf("jdvhs-%d-%d", os.Getpid(), time.Now().UnixNano()), env: env}
 	t.Cleanup(func() {
 		_, _ = s.run("kill-server")
-		waitSessions(filepath.Join(home, ".jobdeck-sessions"), SessionsEnd)
+		testkit.WaitSessions(filepath.Join(home, ".jobdeck-sessions"), SessionsEnd)
 	})
 	return s
 }

@@ -3,8 +3,6 @@
 package vhs
 
 import (
-	"bytes"
-	"context"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -15,6 +13,8 @@ import (
 
 	uv "github.com/charmbracelet/ultraviolet"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/jobdeck/jobdeck/internal/testkit"
 )
 
 // The console and an agent in one worktree share one session: these tests
@@ -33,38 +33,13 @@ func agentIn(t testing.TB, env []string, name string) *mcp.ClientSession {
 	cmd := exec.Command(filepath.Join(jobdeckDir(t), "jobdeck"), "--serve", "--grace", "1s", "--linger", "1s")
 	cmd.Dir = dir
 	cmd.Env = env
-	var stderr bytes.Buffer
-	cmd.Stderr = &stderr
-	ctx, cancel := context.WithTimeout(t.Context(), 30*time.Second)
-	defer cancel()
-	cs, err := mcp.NewClient(&mcp.Implementation{Name: name, Version: "1"}, nil).
-		Connect(ctx, &mcp.CommandTransport{Command: cmd, TerminateDuration: 5 * time.Second}, nil)
-	if err != nil {
-		t.Fatalf("connect %s: %v\n%s", name, err, stderr.String())
-	}
-	t.Cleanup(func() { cs.Close() })
-	return cs
+	return testkit.Agent(t, cmd, name)
 }
 
 // tool calls a tool and returns its text; a tool error fails the test.
 func tool(t testing.TB, cs *mcp.ClientSession, name string, args map[string]any) string {
 	t.Helper()
-	ctx, cancel := context.WithTimeout(t.Context(), 60*time.Second)
-	defer cancel()
-	res, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: name, Arguments: args})
-	if err != nil {
-		t.Fatalf("%s: %v", name, err)
-	}
-	var b strings.Builder
-	for _, c := range res.Content {
-		if tc, ok := c.(*mcp.TextContent); ok {
-			b.WriteString(tc.Text)
-		}
-	}
-	if res.IsError {
-		t.Fatalf("%s %v: tool error: %s", name, args, b.String())
-	}
-	return b.String()
+	return testkit.CallTool(t, cs, 60*time.Second, name, args, false)
 }
 
 // sessionMark is a marker for one test's jobs (in their environment).
@@ -145,7 +120,7 @@ func TestConsoleDetaches(t *testing.T) {
 	waitScreen(t, term, "Screen", `with detach-agent`, 10*time.Second)
 	term.SendText("q")
 	waitScreen(t, term, "Screen", `detached from the session of .*; 1 job keeps running for detach-agent`, 10*time.Second)
-	if n := countMarked(mark); n == 0 {
+	if n := len(testkit.EnvMarked("DEMO_MARK=" + mark)); n == 0 {
 		t.Fatal("the agent's job stopped when the console detached")
 	}
 	agent.Close()
@@ -173,21 +148,4 @@ func TestConsoleSeesSessionEnd(t *testing.T) {
 	waitScreen(t, term, "Screen", `joined the session of .* again`, 15*time.Second)
 	term.SendText("q")
 	waitScreen(t, term, "Line", `>$`, 10*time.Second)
-}
-
-// countMarked counts processes carrying DEMO_MARK=mark.
-func countMarked(mark string) int {
-	want := []byte("DEMO_MARK=" + mark)
-	n := 0
-	ents, _ := os.ReadDir("/proc")
-	for _, e := range ents {
-		if _, err := strconv.Atoi(e.Name()); err != nil {
-			continue
-		}
-		env, err := os.ReadFile("/proc/" + e.Name() + "/environ")
-		if err == nil && bytes.Contains(env, want) {
-			n++
-		}
-	}
-	return n
 }

@@ -13,6 +13,8 @@ import (
 
 	uv "github.com/charmbracelet/ultraviolet"
 	"github.com/charmbracelet/x/vt"
+
+	"github.com/jobdeck/jobdeck/internal/testkit"
 )
 
 // Helpers for the Go tests that drive jobdeck in a terminal without a tape
@@ -63,7 +65,7 @@ func startShellEnv(t testing.TB, cols, rows int, extra ...string) (*Term, []stri
 		if err := term.Close(10 * time.Second); err != nil {
 			t.Errorf("closing the terminal: %v", err)
 		}
-		waitSessions(sessions, SessionsEnd)
+		testkit.WaitSessions(sessions, SessionsEnd)
 	})
 	waitScreen(t, term, "Line", `>$`, 10*time.Second)
 	if err := term.Settle(100*time.Millisecond, 5*time.Second); err != nil {
@@ -87,39 +89,6 @@ func waitScreen(t testing.TB, term *Term, scope, re string, timeout time.Duratio
 func typeLine(term *Term, s string) {
 	term.SendText(s)
 	term.SendKey(uv.KeyPressEvent{Code: vt.KeyEnter})
-}
-
-// moduleRoot returns the directory of the go.mod above the working
-// directory (the repository root).
-func moduleRoot(t *testing.T) string {
-	t.Helper()
-	dir, err := os.Getwd()
-	if err != nil {
-		t.Fatal(err)
-	}
-	for {
-		if _, err := os.Stat(filepath.Join(dir, "go.mod")); err == nil {
-			return dir
-		}
-		parent := filepath.Dir(dir)
-		if parent == dir {
-			t.Fatal("no go.mod above the test's directory")
-		}
-		dir = parent
-	}
-}
-
-// sharedCase returns the path of ../shared/cases/proc/<name> relative to
-// the repository root, or skips the test with a message saying what is
-// missing. ../shared is the project's shared reference; CI has it, a fresh
-// clone does not.
-func sharedCase(t *testing.T, name string) string {
-	t.Helper()
-	p := filepath.Join(moduleRoot(t), "..", "shared", "cases", "proc", name)
-	if _, err := os.Stat(p); err != nil {
-		t.Skipf("skipping: %s not found (the shared cases live in ../shared next to the repository; this test's own-script twin still runs)", p)
-	}
-	return p
 }
 
 // demoPath returns the absolute path of testdata/demo/<name>.

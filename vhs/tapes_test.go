@@ -9,52 +9,26 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strings"
-	"sync"
 	"testing"
-)
 
-var update = flag.Bool("update", false, "rewrite the goldens in vhs/testdata from this run")
-
-// binDir holds the jobdeck binary built once per test process; TestMain
-// removes it.
-var (
-	buildOnce sync.Once
-	binDir    string
-	buildErr  error
-	buildOut  []byte
+	"github.com/jobdeck/jobdeck/internal/testkit"
 )
 
 func TestMain(m *testing.M) {
 	flag.Parse()
 	code := m.Run()
-	if binDir != "" {
-		_ = os.RemoveAll(binDir)
-	}
+	testkit.RemoveBuilds()
 	os.Exit(code)
 }
 
 // jobdeckDir builds github.com/jobdeck/jobdeck and the tapes' dev server
-// (demo-server) into a temporary directory, once per test process, and
-// returns that directory.
+// (demo-server, vhs/demoserver) once per test process, and returns the
+// directory that holds both, to go on the tapes' PATH.
 func jobdeckDir(t testing.TB) string {
 	t.Helper()
-	buildOnce.Do(func() {
-		binDir, buildErr = os.MkdirTemp("", "vhs-bin-")
-		if buildErr != nil {
-			return
-		}
-		cmd := exec.Command("go", "build", "-o", filepath.Join(binDir, "jobdeck"), "github.com/jobdeck/jobdeck")
-		if buildOut, buildErr = cmd.CombinedOutput(); buildErr != nil {
-			return
-		}
-		// The tapes' dev server (vhs/demoserver), on PATH beside jobdeck.
-		cmd = exec.Command("go", "build", "-o", filepath.Join(binDir, "demo-server"), "github.com/jobdeck/jobdeck/vhs/demoserver")
-		buildOut, buildErr = cmd.CombinedOutput()
-	})
-	if buildErr != nil {
-		t.Fatalf("build jobdeck for the tapes: %v\n%s", buildErr, buildOut)
-	}
-	return binDir
+	testkit.Build(t, "github.com/jobdeck/jobdeck", "jobdeck")
+	testkit.Build(t, "github.com/jobdeck/jobdeck/vhs/demoserver", "demo-server")
+	return testkit.BinDir(t)
 }
 
 // TestTapes replays every *.tape in this directory, in parallel, and compares
@@ -86,12 +60,12 @@ func TestTapes(t *testing.T) {
 				t.Fatalf("%s has no Screenshot step, so it checks nothing; add one", path)
 			}
 			for _, s := range snaps {
-				if err := CheckGolden("testdata", s, *update); err != nil {
+				if err := CheckGolden("testdata", s, *testkit.Update); err != nil {
 					t.Error(err)
 				}
 			}
 			for _, stale := range StaleGoldens("testdata", tp.Name, tp.Screenshots) {
-				if *update {
+				if *testkit.Update {
 					if err := os.Remove(stale); err != nil {
 						t.Error(err)
 					}
