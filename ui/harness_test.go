@@ -2,65 +2,27 @@ package ui
 
 import (
 	"context"
-	"flag"
-	"os"
 	"path/filepath"
 	"strconv"
 	"strings"
 	"testing"
 	"time"
 
-	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/ansi"
 
+	"github.com/jobdeck/jobdeck/internal/testkit"
 	"github.com/jobdeck/jobdeck/model"
 )
-
-var update = flag.Bool("update", false, "rewrite the golden files under testdata/")
 
 // t0 is the fixed start of the fixtures; the clock reads t0+75s.
 var t0 = time.Date(2026, 1, 1, 12, 0, 0, 0, time.UTC)
 
 func fixedNow() time.Time { return t0.Add(75 * time.Second) }
 
-// testKeys mirrors the default bindings of the root keymap.go.
-func testKeys() KeyMap {
-	// The same bindings and help texts as the root keymap.go's
-	// defaultKeyMap (package ui cannot import package main), so that the
-	// goldens show the footer a user sees.
-	return KeyMap{
-		Up:         key.NewBinding(key.WithKeys("up", "k"), key.WithHelp("↑/k", "up")),
-		Down:       key.NewBinding(key.WithKeys("down", "j"), key.WithHelp("↓/j", "down")),
-		NextPane:   key.NewBinding(key.WithKeys("tab"), key.WithHelp("tab", "focus")),
-		PrevPane:   key.NewBinding(key.WithKeys("shift+tab"), key.WithHelp("shift+tab", "focus back")),
-		Pane:       key.NewBinding(key.WithKeys("1", "2", "3", "4", "5", "6", "7", "8"), key.WithHelp("1–8", "focus pane N")),
-		PageUp:     key.NewBinding(key.WithKeys("pgup"), key.WithHelp("pgup", "scroll up, pause")),
-		PageDown:   key.NewBinding(key.WithKeys("pgdown"), key.WithHelp("pgdn", "scroll down")),
-		Top:        key.NewBinding(key.WithKeys("home"), key.WithHelp("home", "oldest line")),
-		Bottom:     key.NewBinding(key.WithKeys("end"), key.WithHelp("end", "follow")),
-		Zoom:       key.NewBinding(key.WithKeys("z"), key.WithHelp("z", "zoom")),
-		Wrap:       key.NewBinding(key.WithKeys("w"), key.WithHelp("w", "wrap lines")),
-		Mouse:      key.NewBinding(key.WithKeys("m"), key.WithHelp("m", "mouse off")),
-		Search:     key.NewBinding(key.WithKeys("ctrl+f"), key.WithHelp("ctrl+f", "search")),
-		SearchNext: key.NewBinding(key.WithKeys("n"), key.WithHelp("n/N", "older/newer match")),
-		SearchPrev: key.NewBinding(key.WithKeys("N"), key.WithHelp("N", "newer match")),
-		Kill:       key.NewBinding(key.WithKeys("x"), key.WithHelp("x", "kill")),
-		Restart:    key.NewBinding(key.WithKeys("r"), key.WithHelp("r", "restart")),
-		Remove:     key.NewBinding(key.WithKeys("d"), key.WithHelp("d", "remove finished job")),
-		Palette:    key.NewBinding(key.WithKeys("/", ":"), key.WithHelp("/", "commands")),
-		Help:       key.NewBinding(key.WithKeys("?"), key.WithHelp("?", "help")),
-		Quit:       key.NewBinding(key.WithKeys("q", "ctrl+c"), key.WithHelp("q", "quit")),
-
-		Yes:         key.NewBinding(key.WithKeys("y", "Y"), key.WithHelp("y", "yes")),
-		No:          key.NewBinding(key.WithKeys("n", "N", "esc"), key.WithHelp("n", "no")),
-		Submit:      key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "run")),
-		Close:       key.NewBinding(key.WithKeys("esc"), key.WithHelp("esc", "close")),
-		Complete:    key.NewBinding(key.WithKeys("tab"), key.WithHelp("tab", "complete")),
-		HistoryPrev: key.NewBinding(key.WithKeys("up"), key.WithHelp("↑", "older command")),
-		HistoryNext: key.NewBinding(key.WithKeys("down"), key.WithHelp("↓", "newer command")),
-	}
-}
+// testKeys is the console's key map as it ships (DefaultKeyMap): the
+// goldens show the footer a user sees.
+var testKeys = DefaultKeyMap
 
 // keyMsg builds the key press a terminal would send for a key name.
 func keyMsg(s string) tea.KeyPressMsg {
@@ -240,35 +202,11 @@ func plainScreen(s string) string {
 	return strings.Join(lines, "\n") + "\n"
 }
 
-// checkGolden compares got with testdata/name, or rewrites it with -update.
+// checkGolden compares got with testdata/name, or rewrites it with
+// -update (testkit.Golden).
 func checkGolden(t *testing.T, name, got string) {
 	t.Helper()
-	path := filepath.Join("testdata", name)
-	if *update {
-		if err := os.WriteFile(path, []byte(got), 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return
-	}
-	want, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatalf("read golden (run go test ./ui -run %s -update to create it): %v", t.Name(), err)
-	}
-	if string(want) != got {
-		wl, gl := strings.Split(string(want), "\n"), strings.Split(got, "\n")
-		for i := range max(len(wl), len(gl)) {
-			var w, g string
-			if i < len(wl) {
-				w = wl[i]
-			}
-			if i < len(gl) {
-				g = gl[i]
-			}
-			if w != g {
-				t.Fatalf("%s differs at line %d:\nwant %q\ngot  %q\n\nfull screen:\n%s", name, i+1, w, g, got)
-			}
-		}
-	}
+	testkit.Golden(t, filepath.Join("testdata", name), got)
 }
 
 // fixtureCore returns a fake core holding the first n of eight fixed jobs

@@ -1,14 +1,10 @@
-package main
+package ui
 
 import (
-	"os"
 	"reflect"
-	"strings"
 	"testing"
 
-	"charm.land/bubbles/v2/help"
 	"charm.land/bubbles/v2/key"
-	"github.com/charmbracelet/x/ansi"
 )
 
 // TestDefaultKeyMap checks the bindings the console ships with: every one
@@ -16,7 +12,7 @@ import (
 // (the dialog bindings — y/n, enter, esc, tab completion, history — only
 // apply inside their dialogs).
 func TestDefaultKeyMap(t *testing.T) {
-	km := reflect.ValueOf(defaultKeyMap())
+	km := reflect.ValueOf(DefaultKeyMap())
 	dialog := map[string]bool{"Yes": true, "No": true, "Submit": true, "Close": true, "Complete": true, "HistoryPrev": true, "HistoryNext": true}
 	owner := map[string]string{}
 	for i := range km.NumField() {
@@ -42,21 +38,5 @@ func TestDefaultKeyMap(t *testing.T) {
 		if owner[k] == "" {
 			t.Errorf("key %q (documented in the README) is not bound", k)
 		}
-	}
-}
-
-// TestDefaultKeyMapMatchesGoldens: the UI's tests use a copy of these
-// bindings (package ui cannot import main); the footer its goldens show
-// must be the one these bindings give, so the copy cannot drift unseen.
-func TestDefaultKeyMapMatchesGoldens(t *testing.T) {
-	golden, err := os.ReadFile("ui/testdata/view_80x24_3jobs.golden")
-	if err != nil {
-		t.Fatal(err)
-	}
-	lines := strings.Split(strings.TrimRight(string(golden), "\n"), "\n")
-	footer := strings.TrimRight(lines[len(lines)-1], " ")
-	got := ansi.Strip(help.New().View(defaultKeyMap()))
-	if got != footer {
-		t.Errorf("short help of defaultKeyMap:\n  %q\nthe goldens' footer:\n  %q\n(update ui/harness_test.go's testKeys to match keymap.go)", got, footer)
 	}
 }
