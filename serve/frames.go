@@ -114,6 +114,25 @@ func (f *lineFilter) sent() {
 	}
 }
 
+// cancelled frees the room of a call the client cancels
+// (notifications/cancelled with its requestId): the spec says a
+// cancelled request gets no answer, so none may be waited for. If an
+// answer comes anyway, it is no longer pending and counts nothing.
+func (f *lineFilter) cancelled(line []byte) {
+	var n struct {
+		Method string `json:"method"`
+		Params struct {
+			RequestID json.RawMessage `json:"requestId"`
+		} `json:"params"`
+	}
+	if json.Unmarshal(line, &n) != nil || n.Method != "notifications/cancelled" {
+		return
+	}
+	if key, ok := idKey(trimJSON(n.Params.RequestID)); ok && key != "" && f.answering(key) {
+		f.sent()
+	}
+}
+
 // room waits until fewer than maxUnanswered calls are unanswered; false
 // when ctx ended first.
 func (f *lineFilter) room(ctx context.Context) bool {
@@ -146,14 +165,10 @@ func (f *lineFilter) copy(ctx context.Context, in io.Reader, dst *io.PipeWriter,
 	r := bufio.NewReaderSize(in, 64<<10)
 	var line []byte
 	for {
-		if !f.room(ctx) {
-			dst.Close()
-			return
-		}
 		var err error
 		line, err = readFrame(r, line[:0])
 		if len(trimJSON(line)) > 0 || errors.Is(err, errFrameTooLong) {
-			if !f.pass(line, err, dst) {
+			if !f.pass(ctx, line, err, dst) {
 				return
 			}
 		}
@@ -169,7 +184,7 @@ func (f *lineFilter) copy(ctx context.Context, in io.Reader, dst *io.PipeWriter,
 
 // pass checks one line and hands it to dst or answers it. It returns
 // false when dst is closed (the session ended).
-func (f *lineFilter) pass(line []byte, readErr error, dst *io.PipeWriter) bool {
+func (f *lineFilter) pass(ctx context.Context, line []byte, readErr error, dst *io.PipeWriter) bool {
 	if errors.Is(readErr, errFrameTooLong) {
 		return f.refuse(errTooLong, nil, dst)
 	}
@@ -180,7 +195,17 @@ func (f *lineFilter) pass(line []byte, readErr error, dst *io.PipeWriter) bool {
 		}
 		return f.refuse(ferr, id, dst)
 	}
+	if fr.kind == frameNotification {
+		f.cancelled(line)
+	}
 	if fr.kind == frameCall {
+		// A call waits for room; a notification (a cancel among them) or
+		// an answer never does, so a client with 16 calls running can
+		// still cancel one.
+		if !f.room(ctx) {
+			dst.Close()
+			return false
+		}
 		f.mu.Lock()
 		inUse := f.pending[fr.id]
 		if !inUse {

@@ -4,6 +4,7 @@ package session
 
 import (
 	"bufio"
+	"context"
 	"encoding/json"
 	"fmt"
 	"net"
@@ -15,6 +16,7 @@ import (
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
 // rawConsole connects to the session of w as a console by hand (hello and
@@ -236,5 +238,25 @@ func TestBadHelloAndCursor(t *testing.T) {
 	}
 	if out := w.call(a, "job_status", map[string]any{"id": 0}, false); !strings.Contains(out, "running") {
 		t.Fatalf("the job did not survive:\n%s", out)
+	}
+}
+
+// An agent killed while its call waits has left at once: the session
+// lists it no more and lingers, instead of keeping it attached until the
+// wait ends.
+func TestAgentKilledWhileWaiting(t *testing.T) {
+	t.Parallel()
+	w := newWorld(t)
+	a, ca := w.agent("waiter", "--linger", "1s", "--grace", "1s")
+	w.call(a, "background", map[string]any{"command": w.job("sleep 300")}, false)
+	go func() {
+		_, _ = a.CallTool(context.Background(), &mcp.CallToolParams{Name: "job_status", Arguments: map[string]any{"id": 0, "wait": 120}})
+	}()
+	time.Sleep(500 * time.Millisecond) // the call is on its way (not an assertion)
+	_ = ca.Process.Kill()
+	start := time.Now()
+	w.noLeftovers(20 * time.Second)
+	if d := time.Since(start); d > 10*time.Second {
+		t.Errorf("the session ended %v after its only agent was killed mid-wait; want about linger + grace", d)
 	}
 }

@@ -22,6 +22,13 @@ import (
 // the name its MCP initialize gives.
 func (s *server) serveMCP(ctx context.Context, conn *serverConn) error {
 	core := clientCore{Table: s.table, dir: string(conn.hello.Dir), env: envStrings(conn.hello.Env), grace: conn.hello.Grace}
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	go watchHangup(ctx, conn.c, func() {
+		s.log.printf("client %d (%s) hung up with requests pending: it has left", conn.client.info.ID, conn.client.info.Name)
+		cancel()
+		conn.c.Close()
+	})
 	return serve.RunStream(ctx, core, conn.r, conn.c, serve.StreamOptions{
 		OnClient: func(name string) { s.rename(conn.client, name) },
 	})
