@@ -175,7 +175,15 @@ func (h consoleHandler) handle(ctx context.Context, method string, params json.R
 		if err := decode(&p); err != nil {
 			return nil, err
 		}
-		return t.Start(ctx, h.spec(p.Spec))
+		spec := h.spec(p.Spec)
+		rep, err := t.Start(ctx, spec)
+		if err == nil && !spec.Size.IsZero() {
+			// The size it started at is this console's wish for it, as
+			// a resize would be: when another console that shows it
+			// smaller leaves, it grows back to this one's pane.
+			h.s.sizes.set(h.client, rep.Job.ID, spec.Size)
+		}
+		return rep, err
 	case methodStatus:
 		var p statusParams
 		if err := decode(&p); err != nil {

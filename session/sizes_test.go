@@ -27,3 +27,17 @@ func TestSizesSmallest(t *testing.T) {
 		t.Fatalf("everyone left: %+v", z.want)
 	}
 }
+
+// TestSizesGrowBack: the job a console started at its pane's size grows
+// back to it when a smaller console that showed it leaves (the starting
+// console never had to resize it).
+func TestSizesGrowBack(t *testing.T) {
+	var z sizes
+	z.set(1, 0, model.TermSize{Cols: 150, Rows: 40}) // console 1's start
+	if got := z.set(2, 0, model.TermSize{Cols: 52, Rows: 12}); got != (model.TermSize{Cols: 52, Rows: 12}) {
+		t.Fatalf("a smaller console: %+v", got)
+	}
+	if got := z.drop(2)[0]; got != (model.TermSize{Cols: 150, Rows: 40}) {
+		t.Fatalf("the smaller console left: job 0 gets %+v, want 150×40 back", got)
+	}
+}

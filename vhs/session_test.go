@@ -6,6 +6,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"strconv"
 	"strings"
 	"testing"
@@ -148,4 +149,62 @@ func TestConsoleSeesSessionEnd(t *testing.T) {
 	waitScreen(t, term, "Screen", `joined the session of .* again`, 15*time.Second)
 	term.SendText("q")
 	waitScreen(t, term, "Line", `>$`, 10*time.Second)
+}
+
+// A job shown by two consoles gets the smaller pane's size, and grows back
+// to the first console's pane when the smaller console leaves.
+func TestTwoConsolesSizeAJob(t *testing.T) {
+	t.Parallel()
+	big, env := startShellEnv(t, 160, 45)
+	// fd 3 is the pty: inside $(…), fd 1 is the substitution's pipe.
+	typeLine(big, "jobdeck")
+	waitScreen(t, big, "Screen", `No jobs yet`, 15*time.Second)
+	typeLine(big, `/background exec 3>&1; trap "echo size \$(stty size <&3)" WINCH; echo size $(stty size <&3); while :; do sleep 0.2; done`)
+	waitScreen(t, big, "Screen", `size \d+ \d+`, 15*time.Second)
+	first := lastSize(big.Screen())
+	small := startShellWith(t, 80, 24, env)
+	typeLine(small, "jobdeck")
+	waitScreen(t, small, "Screen", `size \d+ \d+`, 15*time.Second)
+	waitScreen(t, big, "Screen", `size (\d|1\d) `, 15*time.Second) // the small console's pane has under 20 rows
+	small.SendText("q")
+	waitScreen(t, small, "Line", `>$`, 10*time.Second)
+	deadline := time.Now().Add(15 * time.Second)
+	for lastSize(big.Screen()) != first {
+		if time.Now().After(deadline) {
+			t.Fatalf("the job did not grow back to %q after the small console left:\n%s", first, big.Screen())
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	big.SendText("q")
+	big.SendText("y")
+}
+
+// lastSize is the last "size R C" a screen shows.
+func lastSize(screen string) string {
+	m := regexp.MustCompile(`size \d+ \d+`).FindAllString(screen, -1)
+	if len(m) == 0 {
+		return ""
+	}
+	return m[len(m)-1]
+}
+
+// startShellWith starts another bash with env (another shell's, so that
+// its jobdeck meets that shell's session) in the vhs directory.
+func startShellWith(t *testing.T, cols, rows int, env []string) *Term {
+	t.Helper()
+	bash, err := exec.LookPath("bash")
+	if err != nil {
+		t.Skip("skipping: bash not on PATH")
+	}
+	dir, err := os.Getwd()
+	if err != nil {
+		t.Fatal(err)
+	}
+	term, err := StartTerm(TermOptions{Argv: append([]string{bash}, ShellArgv[1:]...), Env: env, Dir: dir, Cols: cols, Rows: rows})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = term.Close(10 * time.Second) })
+	waitScreen(t, term, "Line", `>$`, 10*time.Second)
+	return term
 }
