@@ -23,22 +23,9 @@ func (t *Table) Status(ctx context.Context, id model.JobID, opts model.StatusOpt
 	if err != nil {
 		return model.Report{}, err
 	}
-	spec, err := checkRead(opts, j)
+	spec, until, err := checkRead(opts, j)
 	if err != nil {
 		return model.Report{}, err
-	}
-	if err := model.CheckWait(opts.Wait); err != nil {
-		return model.Report{}, err
-	}
-	var until *regexp.Regexp
-	if opts.Until != "" {
-		if opts.Wait == 0 {
-			return model.Report{}, &model.InputError{Err: ErrBadRequest, Field: model.FieldUntil,
-				Msg: "until needs wait: give how many seconds to wait for a matching line"}
-		}
-		if until, err = model.CompilePattern(model.FieldUntil, opts.Until); err != nil {
-			return model.Report{}, err
-		}
 	}
 	var w *model.WaitResult
 	if opts.Wait > 0 {
@@ -56,42 +43,28 @@ func (t *Table) Status(ctx context.Context, id model.JobID, opts model.StatusOpt
 	return j.report(spec, w), nil
 }
 
-// checkRead checks the read part of a status request (lines, head, since,
-// grep, context) against job j and returns it ready for selectLines.
-func checkRead(opts model.StatusOptions, j *job) (readSpec, error) {
+// checkRead checks a status request (model.CheckStatus, and since against
+// job j) and returns its read ready for selectLines, and its until
+// pattern compiled.
+func checkRead(opts model.StatusOptions, j *job) (readSpec, *regexp.Regexp, error) {
 	o := opts
-	if o.Head != 0 {
-		if err := model.CheckHead(o.Head, o.Lines); err != nil {
-			return readSpec{}, err
-		}
-	} else {
-		if o.Lines == 0 {
-			o.Lines = model.DefaultStatusLines
-		}
-		if err := model.CheckLines(o.Lines); err != nil {
-			return readSpec{}, err
-		}
+	pats, err := model.CheckStatus(o)
+	if err != nil {
+		return readSpec{}, nil, err
 	}
-	if err := model.CheckContext(o.Context, o.Grep); err != nil {
-		return readSpec{}, err
+	if o.Head == 0 && o.Lines == 0 {
+		o.Lines = model.DefaultStatusLines
 	}
-	spec := readSpec{opts: o}
-	if o.Grep != "" {
-		re, err := model.CompilePattern(model.FieldGrep, o.Grep)
-		if err != nil {
-			return readSpec{}, err
-		}
-		spec.grep = re
-	}
+	spec := readSpec{opts: o, grep: pats.Grep}
 	if o.HasSince {
 		if err := model.CheckSince(o.Since, j.ring.stats().last, j.id); err != nil {
-			return readSpec{}, err
+			return readSpec{}, nil, err
 		}
 	} else {
 		spec.opts.Since = 0
 	}
 	spec.opts.MaxBytes, spec.opts.LineBytes = max(o.MaxBytes, 0), max(o.LineBytes, 0)
-	return spec, nil
+	return spec, pats.Until, nil
 }
 
 // Kill stops job id and everything it started: SIGTERM and SIGCONT to
@@ -114,7 +87,9 @@ func (t *Table) Kill(ctx context.Context, id model.JobID, opts model.KillOptions
 		}
 		grace = *opts.Grace
 	}
-	final, err := checkRead(opts.Read, j)
+	read := opts.Read
+	read.Wait, read.Until = 0, "" // a stop's read does not wait
+	final, _, err := checkRead(read, j)
 	if err != nil {
 		return model.Report{}, err
 	}

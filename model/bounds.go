@@ -243,6 +243,58 @@ func CheckSince(since, last uint64, id JobID) error {
 	return nil
 }
 
+// StatusPatterns are the compiled patterns of a checked status request.
+type StatusPatterns struct {
+	// Grep is StatusOptions.Grep compiled, nil without one.
+	Grep *regexp.Regexp
+	// Until is StatusOptions.Until compiled, nil without one.
+	Until *regexp.Regexp
+}
+
+// CheckStatus checks every part of a status request that does not depend
+// on the job (lines or head, context, grep, wait, until and that until
+// needs wait) and returns its patterns compiled. Since is the job's to
+// check (CheckSince). Edges call it before anything starts (a start that
+// waits: its read must be good before the job runs); the core calls it
+// for every request. Errors are *InputError (ErrBadRequest).
+func CheckStatus(opts StatusOptions) (StatusPatterns, error) {
+	var p StatusPatterns
+	if opts.Head != 0 {
+		if err := CheckHead(opts.Head, opts.Lines); err != nil {
+			return p, err
+		}
+	} else {
+		lines := opts.Lines
+		if lines == 0 {
+			lines = DefaultStatusLines
+		}
+		if err := CheckLines(lines); err != nil {
+			return p, err
+		}
+	}
+	if err := CheckContext(opts.Context, opts.Grep); err != nil {
+		return p, err
+	}
+	var err error
+	if opts.Grep != "" {
+		if p.Grep, err = CompilePattern(FieldGrep, opts.Grep); err != nil {
+			return p, err
+		}
+	}
+	if err := CheckWait(opts.Wait); err != nil {
+		return p, err
+	}
+	if opts.Until != "" {
+		if opts.Wait == 0 {
+			return p, badRequest(FieldUntil, "until needs wait: give how many seconds to wait for a matching line")
+		}
+		if p.Until, err = CompilePattern(FieldUntil, opts.Until); err != nil {
+			return p, err
+		}
+	}
+	return p, nil
+}
+
 // CompilePattern compiles a regular expression given for field (FieldUntil
 // or FieldGrep), in Go's RE2 syntax. A pattern longer than MaxPatternBytes
 // is refused before compiling. Errors are *InputError (ErrBadRequest).

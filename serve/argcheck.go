@@ -45,6 +45,39 @@ func explainArguments(s *jsonschema.Schema, raw json.RawMessage) string {
 	return strings.Join(problems, "; ")
 }
 
+// wholeNumbers rewrites the integer arguments of raw that are written as
+// integral floats (5.0, 1e3) as plain integers, so that they decode into
+// Go integers as the schema lets them (explainArguments took them as
+// whole numbers). raw must have passed explainArguments.
+func wholeNumbers(s *jsonschema.Schema, raw json.RawMessage) json.RawMessage {
+	var args map[string]json.RawMessage
+	if json.Unmarshal(raw, &args) != nil {
+		return raw
+	}
+	changed := false
+	for name, v := range args {
+		prop := s.Properties[name]
+		t := bytes.TrimSpace(v)
+		if prop == nil || prop.Type != "integer" || !bytes.ContainsAny(t, ".eE") {
+			continue
+		}
+		f, err := strconv.ParseFloat(string(t), 64)
+		if err != nil || f != math.Trunc(f) || math.Abs(f) > 1<<53 {
+			continue
+		}
+		args[name] = json.RawMessage(strconv.FormatInt(int64(f), 10))
+		changed = true
+	}
+	if !changed {
+		return raw
+	}
+	out, err := json.Marshal(args)
+	if err != nil {
+		return raw
+	}
+	return out
+}
+
 // fits reports whether v satisfies the subset of JSON Schema this
 // package's input schemas use: type, minimum, maximum, minLength, anyOf.
 func fits(s *jsonschema.Schema, v json.RawMessage) bool {

@@ -1,8 +1,10 @@
 package serve
 
 import (
+	"encoding/json"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -120,5 +122,32 @@ func TestSelectorForms(t *testing.T) {
 	structured(t, res, &list)
 	if len(list.Jobs) != 2 {
 		t.Errorf("id null: want the list of 2 jobs, got %+v", list)
+	}
+}
+
+// TestWholeFloats: a whole number written as a float (5.0, 1e1) is a whole
+// number for every integer argument; 5.5 is refused in jobdeck's words.
+func TestWholeFloats(t *testing.T) {
+	t.Parallel()
+	fc := &fakeCore{}
+	cs := connect(t, fc, nil)
+	// Raw JSON: encoding/json writes the float 5.0 as 5.
+	ok(t, cs, toolBackground, json.RawMessage(`{"command": "a", "lines": 5.0}`))
+	for i := range 9 {
+		fc.print(0, model.StreamOut, "line "+strconv.Itoa(i+1))
+	}
+	res, _ := ok(t, cs, toolStatus, json.RawMessage(`{"id": 0, "lines": 5.0, "since": 2.0, "max_bytes": 1.024e3}`))
+	var r Report
+	structured(t, res, &r)
+	if len(r.Lines) != 5 || r.Lines[0].Seq != 5 {
+		t.Errorf("lines 5.0 since 2.0: %+v", r.Lines)
+	}
+	_, text := ok(t, cs, toolStatus, json.RawMessage(`{"id": 0, "head": 2e0}`))
+	if !strings.Contains(text, "> line 2\n[…") {
+		t.Errorf("head 2e0:\n%s", text)
+	}
+	msg := fails(t, cs, toolStatus, json.RawMessage(`{"id": 0, "lines": 5.5}`))
+	if !strings.Contains(msg, `"lines" must be a whole number from 1 to 2000, not 5.5`) || strings.Contains(msg, "Go value") {
+		t.Errorf("lines 5.5: %q", msg)
 	}
 }

@@ -47,34 +47,8 @@ type fakeCore struct {
 
 // checkStatus applies the real core's checks of a status request.
 func checkStatus(opts model.StatusOptions, s model.Snapshot) error {
-	if opts.Head != 0 {
-		if err := model.CheckHead(opts.Head, opts.Lines); err != nil {
-			return err
-		}
-	} else {
-		lines := opts.Lines
-		if lines == 0 {
-			lines = model.DefaultStatusLines
-		}
-		if err := model.CheckLines(lines); err != nil {
-			return err
-		}
-	}
-	if err := model.CheckContext(opts.Context, opts.Grep); err != nil {
+	if _, err := model.CheckStatus(opts); err != nil {
 		return err
-	}
-	if opts.Grep != "" {
-		if _, err := model.CompilePattern(model.FieldGrep, opts.Grep); err != nil {
-			return err
-		}
-	}
-	if err := model.CheckWait(opts.Wait); err != nil {
-		return err
-	}
-	if opts.Until != "" {
-		if _, err := model.CompilePattern(model.FieldUntil, opts.Until); err != nil {
-			return err
-		}
 	}
 	if opts.HasSince {
 		return model.CheckSince(opts.Since, s.Lines, s.ID)

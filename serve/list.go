@@ -39,7 +39,7 @@ func (s *server) waitAny(ctx context.Context, req *mcp.CallToolRequest, in Statu
 	if in.Wait == nil {
 		return nil, nil, fail(`until needs wait: give the most seconds to wait too, e.g. {"wait": 60, "until": %s}`, quotePattern(in.Until))
 	}
-	d, err := seconds("wait", *in.Wait, model.MaxWait)
+	d, err := seconds(toolStatus, "wait", *in.Wait, model.MaxWait)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -62,7 +62,7 @@ func (s *server) waitAny(ctx context.Context, req *mcp.CallToolRequest, in Statu
 		})()
 		w, list, err = s.core.WaitAny(ctx, model.AnyOptions{Wait: d, Until: in.Until, After: s.notes.matchCursors(key)})
 		if err != nil {
-			return nil, nil, coreFail(err)
+			return nil, nil, coreFail(toolStatus, err)
 		}
 		now = s.opts.now()
 	}

@@ -27,7 +27,7 @@ func (s *server) restart(ctx context.Context, req *mcp.CallToolRequest, id model
 	}
 	rep, err := s.core.Restart(ctx, id, model.RestartOptions{Grace: opts.Grace, By: opts.By})
 	if err != nil {
-		return nil, nil, coreFail(err)
+		return nil, nil, coreFail(toolKill, err)
 	}
 	now := s.opts.now()
 	head := fmt.Sprintf("restarted job %s as job %s", id, rep.Job.ID)

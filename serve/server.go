@@ -27,7 +27,7 @@ const instructions = `jobdeck runs shell commands as background jobs and keeps t
 // Tool descriptions: product copy that teaches the common loops in a few
 // lines each. tools/list stays under 6 KB (a test holds it there).
 const (
-	descBackground = `Run a shell command (bash) in the background: dev servers, watchers, builds, tests. Returns the job id, state and first lines.
+	descBackground = `Run a shell command (bash) in the background: dev servers, watchers, builds, tests. Returns the job id, state and newest lines.
 Start and wait in one call: {"command":"npm run dev","wait":60,"until":"ready|listening"} returns once a line matches; {"command":"go test ./...","wait":600} once it ends.
 Then job_status reads it, job_kill stops it. At most 8 jobs run at once.`
 	descStatus = `A job's state and output ("> " stdout, "! " stderr). Without id: the list.
@@ -156,7 +156,7 @@ func addTool[In any](s *server, t *mcp.Tool, h func(context.Context, *mcp.CallTo
 		if msg := explainArguments(schema, raw); msg != "" {
 			return errorResult(argumentError(msg)), nil
 		}
-		if err := json.Unmarshal(raw, &in); err != nil {
+		if err := json.Unmarshal(wholeNumbers(schema, raw), &in); err != nil {
 			return errorResult(argumentError(err.Error())), nil
 		}
 		res, out, err := h(ctx, req, in)

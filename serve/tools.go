@@ -30,15 +30,15 @@ func fail(format string, args ...any) error {
 	return &toolError{fmt.Errorf(format, args...)}
 }
 
-// coreFail wraps an error of the core; the core's message says what is
-// wrong and what to give instead, and coreFail adds how to do it with the
-// tools: which argument, or which tool.
-func coreFail(err error) error {
+// coreFail wraps an error of the core for tool; the core's message says
+// what is wrong and what to give instead, and coreFail adds how to do it
+// with the tools: which argument of which tool, or which tool.
+func coreFail(tool string, err error) error {
 	if errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded) {
 		return &toolError{fmt.Errorf("request cancelled before the job answered (%w); ask again", err)}
 	}
 	if ie, ok := errors.AsType[*model.InputError](err); ok {
-		if hint := fieldHints[ie.Field]; hint != "" {
+		if hint := fieldHint(tool, ie.Field); hint != "" {
 			err = fmt.Errorf("%w%s", err, hint)
 		}
 		return &toolError{err}
@@ -54,16 +54,26 @@ func coreFail(err error) error {
 	return &toolError{err}
 }
 
-// fieldHints say, per refused input, how to give it to the tools.
-var fieldHints = map[string]string{
-	model.FieldCommand: `; e.g. {"command": "npm run dev"}`,
-	model.FieldName:    ` (background's name)`,
-	model.FieldDir:     `; or leave cwd out to use jobdeck's directory`,
-	model.FieldGrace:   ` (job_kill's grace is in seconds, 0-300)`,
-	model.FieldLines:   ` (job_status's lines)`,
-	model.FieldSince:   ` (job_status's since: the next value of a result)`,
-	model.FieldWait:    ` (job_status's wait, in seconds)`,
-	model.FieldUntil:   ` (job_status's until)`,
+// fieldHint says how to give a refused input to tool: the argument that
+// carries it, or an example.
+func fieldHint(tool, field string) string {
+	switch field {
+	case model.FieldCommand:
+		return `; e.g. {"command": "npm run dev"}`
+	case model.FieldName:
+		return ` (background's name)`
+	case model.FieldDir:
+		return `; or leave cwd out to use jobdeck's directory`
+	case model.FieldGrace:
+		return fmt.Sprintf(" (%s's grace is in seconds, 0-300)", tool)
+	case model.FieldSince:
+		return fmt.Sprintf(" (%s's since: the next value of a result)", tool)
+	case model.FieldWait:
+		return fmt.Sprintf(" (%s's wait, in seconds)", tool)
+	case model.FieldLines, model.FieldHead, model.FieldGrep, model.FieldContext, model.FieldUntil, model.FieldBytes:
+		return fmt.Sprintf(" (%s's %s)", tool, field)
+	}
+	return ""
 }
 
 // background starts a job and returns its report, after waiting as
@@ -72,23 +82,28 @@ var fieldHints = map[string]string{
 func (s *server) background(ctx context.Context, req *mcp.CallToolRequest, in BackgroundArgs) (*mcp.CallToolResult, any, error) {
 	client, key := clientName(req), s.noteKey(req)
 	// The read's arguments are checked before anything starts.
-	opts, err := statusOptions(StatusArgs{Lines: in.Lines, Wait: in.Wait, Until: in.Until}, "0")
+	// Every argument is checked before anything starts: a refused one
+	// leaves no job behind to refuse the corrected retry as a duplicate.
+	opts, err := statusOptions(toolBackground, StatusArgs{Lines: in.Lines, Wait: in.Wait, Until: in.Until}, "0")
 	if err != nil {
 		return nil, nil, err
+	}
+	if _, err := model.CheckStatus(opts); err != nil {
+		return nil, nil, coreFail(toolBackground, err)
 	}
 	spec := model.Spec{Command: in.Command, Name: in.Name, Dir: in.Cwd, NoTTY: in.TTY != nil && !*in.TTY, Owner: client}
 	ctx, cancel := s.handlerContext(ctx)
 	defer cancel()
 	rep, err := s.core.Start(ctx, spec)
 	if err != nil {
-		return nil, nil, coreFail(err)
+		return nil, nil, coreFail(toolBackground, err)
 	}
 	if rep.Job.State == model.StateFailed {
 		// The result shows this job's fate: it is not noted again.
 		s.notes.take(key, nil, rep.Job)
 		return nil, nil, fail("job %d failed to start: %s", rep.Job.ID, plainString(rep.Job.Err))
 	}
-	return s.report(ctx, req, rep.Job.ID, opts, in.Until, view{full: true})
+	return s.report(ctx, req, toolBackground, rep.Job.ID, opts, in.Until, view{full: true})
 }
 
 // status reports on one job; without an id it lists every job, or with
@@ -107,24 +122,24 @@ func (s *server) status(ctx context.Context, req *mcp.CallToolRequest, in Status
 	if err != nil {
 		return nil, nil, &toolError{err}
 	}
-	opts, err := statusOptions(in, sel)
+	opts, err := statusOptions(toolStatus, in, sel)
 	if err != nil {
 		return nil, nil, err
 	}
 	id, err := s.core.Resolve(sel)
 	if err != nil {
-		return nil, nil, coreFail(err)
+		return nil, nil, coreFail(toolStatus, err)
 	}
 	ctx, cancel := s.handlerContext(ctx)
 	defer cancel()
 	v := view{grep: in.Grep, head: opts.Head, context: opts.Context}
-	return s.report(ctx, req, id, opts, in.Until, v)
+	return s.report(ctx, req, toolStatus, id, opts, in.Until, v)
 }
 
 // report waits and reads as opts say (an until wait starts after the line
 // this client's last one matched, or at the oldest line, unless since is
 // given) and renders the result as v says.
-func (s *server) report(ctx context.Context, req *mcp.CallToolRequest, id model.JobID, opts model.StatusOptions, until string, v view) (*mcp.CallToolResult, any, error) {
+func (s *server) report(ctx context.Context, req *mcp.CallToolRequest, tool string, id model.JobID, opts model.StatusOptions, until string, v view) (*mcp.CallToolResult, any, error) {
 	key := s.noteKey(req)
 	if opts.Until != "" && !opts.HasSince {
 		opts.After, _ = s.notes.matchCursor(key, id)
@@ -147,7 +162,7 @@ func (s *server) report(ctx context.Context, req *mcp.CallToolRequest, id model.
 	}
 	rep, err := s.core.Status(ctx, id, opts)
 	if err != nil {
-		return nil, nil, coreFail(err)
+		return nil, nil, coreFail(tool, err)
 	}
 	v.ww = waitWords{until: until, after: opts.After, hasAfter: opts.HasAfter || opts.HasSince}
 	if opts.HasSince && !opts.HasAfter {
@@ -165,11 +180,12 @@ func (s *server) report(ctx context.Context, req *mcp.CallToolRequest, id model.
 	return s.finish(req, v)
 }
 
-// statusOptions turns job_status's arguments into the core's options, with
-// the result's byte budget. The core checks the bounds; only what cannot
-// reach it in its own type (seconds that are no duration, a budget that is
-// the result's) is checked here.
-func statusOptions(in StatusArgs, sel string) (model.StatusOptions, error) {
+// statusOptions turns the read arguments of tool (job_status's, or
+// background's) into the core's options, with the result's byte budget.
+// The core checks the bounds (model.CheckStatus); only what cannot reach
+// it in its own type (seconds that are no duration, a budget that is the
+// result's) is checked here.
+func statusOptions(tool string, in StatusArgs, sel string) (model.StatusOptions, error) {
 	var opts model.StatusOptions
 	if in.Lines != nil {
 		opts.Lines = *in.Lines
@@ -191,20 +207,23 @@ func statusOptions(in StatusArgs, sel string) (model.StatusOptions, error) {
 	}
 	opts.Grep = in.Grep
 	if in.Wait != nil {
-		w, err := seconds("wait", *in.Wait, model.MaxWait)
+		w, err := seconds(tool, "wait", *in.Wait, model.MaxWait)
 		if err != nil {
 			return opts, err
 		}
 		opts.Wait = w
 	}
 	if in.Until != "" && opts.Wait <= 0 {
+		if tool == toolBackground {
+			return opts, fail(`until needs wait: give the most seconds to wait too, e.g. {"command": "npm run dev", "wait": 30, "until": %s}`, quotePattern(in.Until))
+		}
 		return opts, fail(`until needs wait: give the most seconds to wait too, e.g. {"id": %s, "wait": 30, "until": %s}`, jsonSelector(sel), quotePattern(in.Until))
 	}
 	opts.Until = in.Until
 	opts.MaxBytes = model.DefaultResultBytes
 	if in.MaxBytes != nil {
 		if err := model.CheckResultBytes(*in.MaxBytes); err != nil {
-			return opts, coreFail(err)
+			return opts, coreFail(tool, err)
 		}
 		opts.MaxBytes = *in.MaxBytes
 	}
@@ -212,12 +231,13 @@ func statusOptions(in StatusArgs, sel string) (model.StatusOptions, error) {
 	return opts, nil
 }
 
-// seconds converts a tool's seconds argument to a duration. NaN, infinite
-// and far out-of-range values (which no duration holds) are refused here
-// in the core's words; the rest is the core's to check against max.
-func seconds(name string, v float64, max time.Duration) (time.Duration, error) {
+// seconds converts the seconds argument name of tool to a duration. NaN,
+// infinite and far out-of-range values (which no duration holds) are
+// refused here in the core's words; the rest is the core's to check
+// against max.
+func seconds(tool, name string, v float64, max time.Duration) (time.Duration, error) {
 	if math.IsNaN(v) || math.IsInf(v, 0) || math.Abs(v) > 2*max.Seconds() {
-		return 0, fail("%s is %g seconds: give 0 to %g (seconds; fractions allowed)", name, v, max.Seconds())
+		return 0, fail("%s's %s is %g seconds: give 0 to %g (seconds; fractions allowed)", tool, name, v, max.Seconds())
 	}
 	return time.Duration(v * float64(time.Second)), nil
 }
@@ -232,7 +252,7 @@ func (s *server) kill(ctx context.Context, req *mcp.CallToolRequest, in KillArgs
 	client, key := clientName(req), s.noteKey(req)
 	opts := model.KillOptions{By: client}
 	if in.Grace != nil {
-		g, err := seconds("grace", *in.Grace, model.MaxGrace)
+		g, err := seconds(toolKill, "grace", *in.Grace, model.MaxGrace)
 		if err != nil {
 			return nil, nil, err
 		}
@@ -240,7 +260,7 @@ func (s *server) kill(ctx context.Context, req *mcp.CallToolRequest, in KillArgs
 	}
 	id, err := s.core.Resolve(sel)
 	if err != nil {
-		return nil, nil, coreFail(err)
+		return nil, nil, coreFail(toolKill, err)
 	}
 	if in.Restart {
 		return s.restart(ctx, req, id, opts)
@@ -257,11 +277,11 @@ func (s *server) kill(ctx context.Context, req *mcp.CallToolRequest, in KillArgs
 	rep, err := s.core.Kill(ctx, id, opts)
 	if err != nil {
 		if rep.Job.Command == "" {
-			return nil, nil, coreFail(err)
+			return nil, nil, coreFail(toolKill, err)
 		}
 		// The stop goes on; show where it stands.
 		r := render(view{rep: rep, client: client, now: s.opts.now(), budget: model.DefaultResultBytes, kill: true})
-		return nil, nil, coreFail(fmt.Errorf("%w\n\n%s", err, r.text))
+		return nil, nil, coreFail(toolKill, fmt.Errorf("%w\n\n%s", err, r.text))
 	}
 	return s.finish(req, view{rep: rep, budget: model.DefaultResultBytes, kill: true})
 }
