@@ -101,3 +101,57 @@ func heldBack(b []byte) int {
 	}
 	return n
 }
+
+// maxHeldEscape bounds how much of an open line's end visible holds back
+// as an escape sequence still being written: a longer "sequence" is junk
+// and is shown (sanitised) as it is.
+const maxHeldEscape = 256
+
+// visible returns how much of an open line a reader is shown: all of it
+// but what may still be completed by the next read — a trailing UTF-8
+// sequence (heldBack), or an escape sequence whose final byte has not come
+// yet (a read that split "\x1b[32m" would otherwise show its ESC as a
+// glyph until the rest arrived; ECMA-48 §5.4).
+func visible(b []byte) int {
+	n := heldBack(b)
+	from := max(0, n-maxHeldEscape)
+	esc := bytes.LastIndexByte(b[from:n], 0x1b)
+	if esc < 0 {
+		return n
+	}
+	esc += from
+	if escapeComplete(b[esc+1 : n]) {
+		return n
+	}
+	return esc
+}
+
+// escapeComplete reports whether seq (what follows an ESC) is a whole
+// escape sequence: ESC and one byte, a CSI with its final byte, or an OSC,
+// DCS, SOS, PM or APC string with its terminator (BEL or ESC \).
+func escapeComplete(seq []byte) bool {
+	if len(seq) == 0 {
+		return false
+	}
+	switch seq[0] {
+	case '[':
+		for _, c := range seq[1:] {
+			if c >= 0x40 && c <= 0x7e {
+				return true
+			}
+			if c < 0x20 || c > 0x7e {
+				return true // not a CSI byte: a broken sequence, not an unfinished one
+			}
+		}
+		return false
+	case ']', 'P', 'X', '^', '_':
+		return bytes.IndexByte(seq, 0x07) >= 0 || bytes.Contains(seq, []byte{0x1b, '\\'})
+	}
+	// ESC, intermediate bytes (0x20–0x2F: "(" of ESC ( B), a final byte.
+	for _, c := range seq {
+		if c < 0x20 || c > 0x2f {
+			return true
+		}
+	}
+	return false
+}

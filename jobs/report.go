@@ -246,7 +246,7 @@ func (r *ring) openLines(m *matcher, grep bool, b *budget) (out []model.Line, ma
 		if !o.active() {
 			continue
 		}
-		text := o.buf[:heldBack(o.buf)]
+		text := o.buf[:visible(o.buf)]
 		if grep {
 			if !m.match(text) {
 				continue

@@ -128,7 +128,7 @@ func (r *ring) read(req model.ReadRequest) model.Page {
 			if !o.active() {
 				continue
 			}
-			text := o.buf[:heldBack(o.buf)]
+			text := o.buf[:visible(o.buf)]
 			p.Partial = append(p.Partial, model.Line{
 				Stream: model.Stream(s), Time: time.Unix(0, o.time),
 				Text: bytes.Clone(text), Dropped: o.dropped, Partial: true,

@@ -93,7 +93,7 @@ func (r *ring) newestMatch(m *matcher, after uint64, lineBytes int) (match *mode
 	var open *openLine
 	for s := range r.open {
 		o := &r.open[s]
-		if o.active() && m.match(o.buf[:heldBack(o.buf)]) && (open == nil || o.time > open.time) {
+		if o.active() && m.match(o.buf[:visible(o.buf)]) && (open == nil || o.time > open.time) {
 			open = o
 		}
 	}
@@ -102,7 +102,7 @@ func (r *ring) newestMatch(m *matcher, after uint64, lineBytes int) (match *mode
 		if open == &r.open[model.StreamErr] {
 			l.Stream = model.StreamErr
 		}
-		cutCopy(&l, open.buf[:heldBack(open.buf)], lineBytes)
+		cutCopy(&l, open.buf[:visible(open.buf)], lineBytes)
 		r.mu.Unlock()
 		return &l, last
 	}

@@ -379,3 +379,33 @@ func TestRingReadCursorBeyondLast(t *testing.T) {
 		}
 	}
 }
+
+// TestVisibleHoldsBackEscapes: the open line is shown without an escape
+// sequence whose end has not come yet (a split "\x1b[32m" showed its ESC
+// as a glyph), and with every complete or broken one.
+func TestVisibleHoldsBackEscapes(t *testing.T) {
+	t.Parallel()
+	for in, want := range map[string]string{
+		"ok\x1b":             "ok",
+		"ok\x1b[":            "ok",
+		"ok\x1b[32":          "ok",
+		"ok\x1b[32m":         "ok\x1b[32m",
+		"ok\x1b]0;title":     "ok",
+		"ok\x1b]0;title\x07": "ok\x1b]0;title\x07",
+		"ok\x1b]8;;u\x1b\\x": "ok\x1b]8;;u\x1b\\x",
+		"ok\x1b(":            "ok",
+		"ok\x1b(B":           "ok\x1b(B",
+		"ok\x1b[3\n":         "ok\x1b[3\n",
+		"plain":              "plain",
+		"caf\xc3":            "caf",
+		"\x1b[1m" + "\xc3":   "\x1b[1m",
+	} {
+		if got := string([]byte(in)[:visible([]byte(in))]); got != want {
+			t.Errorf("visible(%q) = %q, want %q", in, got, want)
+		}
+	}
+	long := "x\x1b[" + strings.Repeat("1;", 200)
+	if visible([]byte(long)) != len(long) {
+		t.Error("an 'escape' longer than maxHeldEscape is shown, not held back")
+	}
+}

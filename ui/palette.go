@@ -117,7 +117,9 @@ func (p *palette) Update(msg tea.Msg, keys KeyMap, jobs []model.Snapshot) (palet
 	if pm, ok := msg.(tea.PasteMsg); ok {
 		// A line of its own is what the palette runs: a pasted script
 		// would have its lines joined into one (and mean something else).
-		if n := strings.Count(strings.TrimRight(strings.ReplaceAll(pm.Content, "\r\n", "\n"), "\r\n"), "\n") + 1; n > 1 {
+		// Terminals send a paste's line breaks as \r (tmux, xterm, VTE),
+		// \n or \r\n: each is a line break.
+		if n := pastedLines(pm.Content); n > 1 {
 			p.err = fmt.Sprintf("the pasted text has %d lines; the palette runs one: join them with ; or run them from a script file", n)
 			return paletteNone, nil
 		}
@@ -245,3 +247,12 @@ func (p *palette) view(st Styles, w, maxRows int) []string {
 // cursor returns where the terminal cursor goes, relative to the palette's
 // first row.
 func (p *palette) cursor() *tea.Cursor { return p.input.Cursor() }
+
+// pastedLines counts the lines of pasted text: \r\n, \n and a lone \r
+// each end one (terminals send a paste's line breaks as \r); a last line
+// break ends the text and starts no line.
+func pastedLines(s string) int {
+	s = strings.ReplaceAll(s, "\r\n", "\n")
+	s = strings.ReplaceAll(s, "\r", "\n")
+	return strings.Count(strings.TrimRight(s, "\n"), "\n") + 1
+}
