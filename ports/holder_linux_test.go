@@ -1,12 +1,13 @@
 package ports
 
 import (
-	"net"
 	"os"
 	"os/exec"
 	"slices"
 	"testing"
 	"time"
+
+	"golang.org/x/sys/unix"
 )
 
 // TestHolders: the process listening on a port is found with its command
@@ -45,13 +46,11 @@ func TestHolders(t *testing.T) {
 		t.Errorf("Environ = %v, want FLAVOUR=mint alone", env)
 	}
 
-	// Negative control: a port that was free a moment ago has no holder.
-	l, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	free := l.Addr().(*net.TCPAddr).Port
-	l.Close()
+	// Negative control: a port this test holds bound but not listening has
+	// no holder. The bound socket (without SO_REUSEADDR) keeps every other
+	// process from listening on it meanwhile: a port closed "a moment ago"
+	// was taken by a parallel test's listener once in CI.
+	free := boundPort(t)
 	if hs, err := Holders(free); err != nil || hs != nil {
 		t.Errorf("Holders(free port %d) = %+v, %v; want nothing", free, hs, err)
 	}
@@ -129,4 +128,23 @@ func TestScanZombie(t *testing.T) {
 	if hs := Ancestors(c.Process.Pid); len(hs) == 0 || hs[0] != os.Getpid() {
 		t.Errorf("Ancestors(zombie) = %v, want this process first", hs)
 	}
+}
+
+// boundPort binds a TCP socket to a free loopback port without listening on
+// it, for the life of the test, and returns the port.
+func boundPort(t *testing.T) int {
+	t.Helper()
+	fd, err := unix.Socket(unix.AF_INET, unix.SOCK_STREAM|unix.SOCK_CLOEXEC, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { unix.Close(fd) })
+	if err := unix.Bind(fd, &unix.SockaddrInet4{Addr: [4]byte{127, 0, 0, 1}}); err != nil {
+		t.Fatal(err)
+	}
+	sa, err := unix.Getsockname(fd)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return sa.(*unix.SockaddrInet4).Port
 }
