@@ -225,6 +225,8 @@ func readWindows(ctx context.Context, core Core, jobs []model.Snapshot, plan []p
 		if err == nil && i < len(pages) && pages[i].Err == "" {
 			w = windowOf(k.req, pages[i].Page)
 			w.key = k
+			p, had := prev[k.req.id]
+			w = held(w, k, pages[i].Page, p, had)
 		}
 		windows[k.req.id] = w
 	}
@@ -288,7 +290,7 @@ func (m *Model) onFetched(msg fetchedMsg) tea.Cmd {
 		// stay, so that closing it redraws them at once; the next fetch
 		// replaces them.
 		for id, w := range msg.windows {
-			m.windows[id] = w
+			m.windows[id] = m.anchored(id, w, msg.plan)
 		}
 		m.planned = msg.plan
 		if o, r := m.overlay, msg.report; o != nil && r != nil && o.job != nil && *o.job == r.Job.ID {
@@ -304,6 +306,28 @@ func (m *Model) onFetched(msg fetchedMsg) tea.Cmd {
 		cmds = append(cmds, m.requestFetch())
 	}
 	return tea.Batch(cmds...)
+}
+
+// anchored moves a paused pane whose top line the ring evicted to the
+// oldest line its new window shows (w.anchor), so that it stays on those
+// lines while they are held (ARCHITECTURE.md §4), unless the pane moved
+// meanwhile; plan (what the window was read for) moves with it, so the
+// move reads nothing again.
+func (m *Model) anchored(id model.JobID, w paneWindow, plan []paneReq) paneWindow {
+	if w.anchor == 0 {
+		return w
+	}
+	if top, paused := m.scroll[id]; paused && top == w.key.req.top {
+		m.scroll[id] = w.anchor
+		for i := range plan {
+			if plan[i].id == id && plan[i].top == top {
+				plan[i].top = w.anchor
+			}
+		}
+		w.key.req.top = w.anchor
+	}
+	w.anchor = 0
+	return w
 }
 
 // settleSelection keeps the selection on a job that exists and forgets

@@ -123,3 +123,58 @@ func TestStatusLineFollowsTheStartedJob(t *testing.T) {
 		t.Fatalf("status line after the job died:\n%s", f)
 	}
 }
+
+// TestPausedPaneStaysPut: a paused pane of a flooding job stays on the
+// same lines while the ring holds them, and once the ring evicted them it
+// keeps showing them and says so, instead of drifting with the ring's
+// oldest line; a pane paused on lines already evicted (its cursor came
+// from a list older than the flood) anchors on the oldest line it got
+// and stays there too (ARCHITECTURE.md §4).
+func TestPausedPaneStaysPut(t *testing.T) {
+	t.Parallel()
+	c := newFakeCore(fixedNow)
+	id := c.add(model.Snapshot{Command: "flood", State: model.StateRunning, Started: t0, TTY: true}, 2000)
+	gen := func(seq uint64) []byte { return []byte("flood line " + itoa(seq)) }
+	c.emitN(id, model.StreamOut, 5000, gen)
+	h := newHarness(t, c, 100, 30, Options{})
+	flood := func(n int) {
+		c.emitN(id, model.StreamOut, n, gen)
+		h.pump()
+		h.fire(frameMsg{})
+	}
+	top := func() string {
+		for _, l := range strings.Split(h.screen(), "\n") {
+			if i := strings.Index(l, "flood line "); i >= 0 {
+				return strings.TrimRight(l[i:], " ┃")
+			}
+		}
+		return ""
+	}
+	h.press("pgup", "pgup")
+	was := top()
+	flood(500) // still held
+	if got := top(); got != was || strings.Contains(h.screen(), "evicted") {
+		t.Fatalf("a paused pane moved while its lines are held: top %q, was %q\n%s", got, was, h.screen())
+	}
+	flood(3000) // evicted
+	if got := top(); got != was || !strings.Contains(h.screen(), "paused · evicted from the ring") {
+		t.Fatalf("a paused pane whose lines were evicted: top %q, want %q and the note\n%s", got, was, h.screen())
+	}
+	flood(300)
+	if got := top(); got != was {
+		t.Fatalf("a paused pane drifted with the ring: top %q, want %q", got, was)
+	}
+
+	// Paused from a stale list: the lines its cursor names are gone.
+	h.press("end")
+	c.emitN(id, model.StreamOut, 5000, gen) // no fetch: the list is stale
+	h.press("pgup")
+	anchor := top()
+	if !strings.Contains(h.screen(), "evicted from the ring") || anchor == "" {
+		t.Fatalf("a pane paused on evicted lines should say so:\n%s", h.screen())
+	}
+	flood(300) // held
+	if got := top(); got != anchor {
+		t.Fatalf("a pane anchored on the oldest line drifted: top %q, want %q\n%s", got, anchor, h.screen())
+	}
+}

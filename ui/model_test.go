@@ -213,8 +213,9 @@ func containsID(ids []model.JobID, id model.JobID) bool {
 }
 
 // TestScrollAndFollow covers PgUp (pauses), new output while paused,
-// PgDn, Home, End (follows again) and the dropped marker of a paused pane
-// whose lines the ring evicted.
+// PgDn, Home, End (follows again) and a paused pane whose lines the ring
+// evicted: it stays on the lines it showed and says they were evicted
+// (it used to drift with the ring's oldest line, ARCHITECTURE.md §4).
 func TestScrollAndFollow(t *testing.T) {
 	t.Parallel()
 	c := newFakeCore(fixedNow)
@@ -249,8 +250,8 @@ func TestScrollAndFollow(t *testing.T) {
 	c.emitN(id, model.StreamOut, 49, func(seq uint64) []byte { return []byte(fmt.Sprintf("line %d", seq)) })
 	h.pump()
 	h.fire(frameMsg{})
-	if !strings.Contains(h.screen(), "[… 50 lines dropped]") || !has("line 51") {
-		t.Fatalf("evicted lines under a paused pane: want the marker then line 51:\n%s", h.screen())
+	if !has("line 2") || !has("line 17") || has("line 51") || !strings.Contains(h.screen(), "paused · evicted from the ring") {
+		t.Fatalf("evicted lines under a paused pane: want it still on lines 2–17, saying so:\n%s", h.screen())
 	}
 	h.press("pgdown")
 	if _, paused := h.m.scroll[id]; !paused {

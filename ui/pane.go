@@ -30,6 +30,15 @@ type paneWindow struct {
 	newer uint64
 	// empty reports that the job printed nothing yet.
 	empty bool
+	// evicted reports that the ring evicted lines this paused pane was on
+	// (ARCHITECTURE.md §4): the window is the one it had before (held), or
+	// starts at the oldest line still held (anchor).
+	evicted bool
+	// anchor, when not zero, is the seq a paused pane whose top line was
+	// evicted moves its cursor to: the oldest line this window shows, so
+	// that it stays on those lines from now on instead of drifting with
+	// the ring's oldest line.
+	anchor uint64
 	// key is what the window was read for (zero: nothing was read).
 	key windowKey
 }
@@ -116,6 +125,52 @@ func windowOf(r paneReq, page model.Page) paneWindow {
 	return w
 }
 
+// held is the window of paused pane k.req when the ring evicted its top
+// line (page.Dropped): the pane stays on what it showed before (prev, read
+// for the same pane) rather than drifting with the ring's oldest line, and
+// says the lines were evicted; without such a window, w (read from the
+// oldest line held) is anchored there. A paused pane whose lines are held
+// keeps w, and the note that it was evicted once (prev.evicted).
+func held(w paneWindow, k windowKey, page model.Page, prev paneWindow, hadPrev bool) paneWindow {
+	if k.req.top == 0 {
+		return w
+	}
+	same := hadPrev && prev.key.req == k.req
+	if page.Dropped == 0 {
+		w.evicted = same && prev.evicted
+		return w
+	}
+	if same && prev.shows() {
+		prev.key, prev.evicted, prev.anchor = k, true, 0
+		if last := prev.lastSeq(); page.Last > last {
+			prev.newer = page.Last - last
+		}
+		return prev
+	}
+	w.evicted = true
+	for _, r := range w.rows {
+		if r.line != nil && !r.line.Partial {
+			w.anchor = r.line.Seq
+			break
+		}
+	}
+	return w
+}
+
+// shows reports whether the window shows any complete line.
+func (w paneWindow) shows() bool { return w.lastSeq() > 0 }
+
+// lastSeq is the seq of the newest complete line the window shows (0:
+// none).
+func (w paneWindow) lastSeq() uint64 {
+	for i := len(w.rows) - 1; i >= 0; i-- {
+		if l := w.rows[i].line; l != nil && !l.Partial {
+			return l.Seq
+		}
+	}
+	return 0
+}
+
 // paneView describes one pane to render.
 type paneView struct {
 	snap    model.Snapshot
@@ -149,7 +204,7 @@ func (m *Model) renderPane(p paneView, r rect) placed {
 	}
 	top := frameTop(b, bst, tst, present.Title(p.snap, m.shownNow()), strconv.Itoa(p.num), r.w)
 	win := m.windows[p.snap.ID] // as last fetched
-	bottom := frameBottom(b, bst, present.PaneNote(p.top > 0, win.newer, p.zoomed, p.wrap), r.w)
+	bottom := frameBottom(b, bst, present.PaneNote(p.top > 0, p.top > 0 && win.evicted, win.newer, p.zoomed, p.wrap), r.w)
 	inner, body := r.w-2, r.h-2
 	if p.wrap {
 		out := make([]string, 0, r.h)

@@ -17,15 +17,20 @@ func NoOutput(live bool) string {
 
 // PaneNote is the note on a pane's bottom edge: "paused · 17 newer · End
 // follows" while scrolled up (newer complete lines below the window),
-// "zoomed · z restores" while zoomed, or ""; with wrap, "wrap · " comes
-// first ("wrap" alone when nothing else is said).
-func PaneNote(paused bool, newer uint64, zoomed, wrap bool) string {
+// "paused · evicted from the ring · …" when the ring has evicted lines the
+// paused pane was on (evicted), "zoomed · z restores" while zoomed, or "";
+// with wrap, "wrap · " comes first ("wrap" alone when nothing else is said).
+func PaneNote(paused, evicted bool, newer uint64, zoomed, wrap bool) string {
 	var note string
+	gone := ""
+	if evicted {
+		gone = "evicted from the ring · "
+	}
 	switch {
 	case paused && newer > 0:
-		note = "paused · " + strconv.FormatUint(newer, 10) + " newer · End follows"
+		note = "paused · " + gone + strconv.FormatUint(newer, 10) + " newer · End follows"
 	case paused:
-		note = "paused · End follows"
+		note = "paused · " + gone + "End follows"
 	case zoomed:
 		note = "zoomed · z restores"
 	}
