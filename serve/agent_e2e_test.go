@@ -79,13 +79,11 @@ func TestEndToEndLongLines(t *testing.T) {
 	checkBudget(t, res, text, 200000)
 }
 
-// checkBudget asserts a result's text fits budget and its structured
-// content holds the same lines as the text, no more.
+// checkBudget asserts a result's text and structured content fit budget
+// and its structured content holds the same lines as the text, no more.
 func checkBudget(t *testing.T, res *mcp.CallToolResult, text string, budget int) {
 	t.Helper()
-	if len(text) > budget {
-		t.Errorf("text is %d bytes, over the %d budget", len(text), budget)
-	}
+	checkResultBudget(t, "a read", res, budget)
 	var r Report
 	structured(t, res, &r)
 	for _, l := range r.Lines {

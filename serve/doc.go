@@ -25,11 +25,13 @@
 //
 // Guarantees:
 //
-//   - Every text result fits its budget: 16 KiB, or what max_bytes asks
-//     for (at most 256 KiB). Over-long lines are cut in the middle; when
-//     the lines do not fit, the newest are kept and the result ends with
-//     the exact call that reads the others. The structured content holds
-//     the same lines with the same cuts.
+//   - Every result fits its budget, its text and its structured content
+//     as JSON each: 16 KiB, or what max_bytes asks for (at most 256 KiB).
+//     Over-long lines are cut in the middle; when the lines do not fit,
+//     the newest are kept and the result ends with the exact call that
+//     reads the others. The structured content holds the same lines with
+//     the same cuts, and commands cut as the text cuts them (brief.go).
+//     A list shows every live job, whatever its budget.
 //   - Every result carries the report as plain text (no escape bytes, no
 //     control bytes other than newline and tab, valid UTF-8) and the same
 //     facts as structured content whose strings are plain too.

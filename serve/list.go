@@ -11,23 +11,35 @@ import (
 
 // job_status without id: the list of jobs, or a wait on any of them.
 
-// list is job_status without id: a line per job.
-func (s *server) list(req *mcp.CallToolRequest) (*mcp.CallToolResult, any, error) {
-	now := s.opts.now()
-	list := s.core.List()
-	// The list shows every job's state: the client has now seen them all.
-	notes := s.notes.take(s.noteKey(req), list, list...)
-	text := withNotes(listText(list, s.core.Dropped(), now), notes, now)
-	return textResult(text), List{Jobs: briefs(list, now)}, nil
+// list is job_status without id: a line per job, within the budget.
+func (s *server) list(req *mcp.CallToolRequest, budget int) (*mcp.CallToolResult, any, error) {
+	return s.listResult(req, "", nil, s.core.List(), s.opts.now(), budget)
 }
 
-// briefs summarises every job of list.
-func briefs(list []model.Snapshot, now time.Time) []Brief {
-	out := make([]Brief, 0, len(list))
-	for _, snap := range list {
-		out = append(out, newBrief(snap, now))
+// listResult words a list of jobs after lead (a wait's note, or "") and
+// marks the finished jobs it shows as told to the client; w is the wait's
+// structured outcome.
+func (s *server) listResult(req *mcp.CallToolRequest, lead string, w *Wait, list []model.Snapshot, now time.Time, budget int) (*mcp.CallToolResult, any, error) {
+	l := listText(lead, list, s.core.Dropped(), now, budget, w)
+	// The list shows these jobs' states: the client has seen them. The
+	// jobs it leaves out are noted later, once.
+	s.notes.take(s.noteKey(req), nil, l.jobs...)
+	out := List{Jobs: l.out, More: l.left, Wait: w}
+	if l.call != "" {
+		out.Calls = []string{l.call}
 	}
-	return out
+	return textResult(l.text), out, nil
+}
+
+// listBudget is the byte budget of a list: max_bytes, or the default.
+func listBudget(in StatusArgs) (int, error) {
+	if in.MaxBytes == nil {
+		return model.DefaultResultBytes, nil
+	}
+	if err := model.CheckResultBytes(*in.MaxBytes); err != nil {
+		return 0, coreFail(toolStatus, err)
+	}
+	return *in.MaxBytes, nil
 }
 
 // waitAny is job_status with wait and no id: it returns when any job ends
@@ -40,6 +52,10 @@ func (s *server) waitAny(ctx context.Context, req *mcp.CallToolRequest, in Statu
 		return nil, nil, fail(`until needs wait: give the most seconds to wait too, e.g. {"wait": 60, "until": %s}`, quotePattern(in.Until))
 	}
 	d, err := seconds(toolStatus, "wait", *in.Wait, model.MaxWait)
+	if err != nil {
+		return nil, nil, err
+	}
+	budget, err := listBudget(in)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -80,10 +96,7 @@ func (s *server) waitAny(ctx context.Context, req *mcp.CallToolRequest, in Statu
 		ww.shown = w.Match.Seq > 0 && s.notes.wasShown(key, w.Job, w.Match.Seq)
 		s.notes.matched(key, w.Job, seq)
 	}
-	notes := s.notes.take(key, list, list...)
-	text := withNotes(waitNote(&w, ww)+"\n"+listText(list, s.core.Dropped(), now), notes, now)
-	out := List{Jobs: briefs(list, now), Wait: structWait(&w, ww.shown, now, true)}
-	return textResult(text), out, nil
+	return s.listResult(req, waitNote(&w, ww), structWait(&w, ww.shown, now, true), list, now, budget)
 }
 
 // lastSeq is the newest seq of job id in list.

@@ -16,10 +16,12 @@ import (
 type Report struct {
 	ID   int    `json:"id"`
 	Name string `json:"name,omitempty"`
-	// Command is the command as given, in background's report only (the
-	// text shows it there too).
-	Command string `json:"command,omitempty"`
-	State   string `json:"state"`
+	// Command is the command as background's report (and a restart's)
+	// shows it: up to 1000 characters, cut with "…" beyond;
+	// CommandBytes is the whole command's length when it was cut.
+	Command      string `json:"command,omitempty"`
+	CommandBytes int    `json:"command_bytes,omitempty"`
+	State        string `json:"state"`
 	// Status is the state as the header shows it: exited 1, killed by
 	// SIGTERM, exited 0, 2 still running, failed: reason.
 	Status string `json:"status"`
@@ -60,8 +62,11 @@ type Report struct {
 	Matches *int `json:"matches,omitempty"`
 	// Wait says how a wait ended, when the request waited.
 	Wait *Wait `json:"wait,omitempty"`
-	// Finished notes jobs that finished since the client last looked.
-	Finished []Brief `json:"finished,omitempty"`
+	// Finished notes jobs that finished since the client last looked, as
+	// the text notes them; FinishedMore counts those the text only counts
+	// (its budget).
+	Finished     []Brief `json:"finished,omitempty"`
+	FinishedMore int     `json:"finished_more,omitempty"`
 }
 
 // Line is one output line in structured content.
@@ -95,9 +100,13 @@ type Wait struct {
 
 // Brief is one job in a list or a finished-job note.
 type Brief struct {
-	ID           int    `json:"id"`
-	Name         string `json:"name,omitempty"`
+	ID   int    `json:"id"`
+	Name string `json:"name,omitempty"`
+	// Command is the command as the job's line in the text shows it:
+	// up to 200 characters in a list, 40 in a note, cut with "…" beyond;
+	// CommandBytes is the whole command's length when it was cut.
 	Command      string `json:"command"`
+	CommandBytes int    `json:"command_bytes,omitempty"`
 	State        string `json:"state"`
 	Status       string `json:"status"`
 	Owner        string `json:"owner,omitempty"`
@@ -108,11 +117,15 @@ type Brief struct {
 	Header string `json:"header"`
 }
 
-// List is the structured content of job_status without an id: every job
-// in ID order, and after a wait on any job, how it ended.
+// List is the structured content of job_status without an id: the jobs
+// the text shows, in ID order, and after a wait on any job, how it ended.
+// More counts the older finished jobs the budget left out, and Calls
+// holds the call that lists more of them, as the text gives it.
 type List struct {
-	Jobs []Brief `json:"jobs"`
-	Wait *Wait   `json:"wait,omitempty"`
+	Jobs  []Brief  `json:"jobs"`
+	More  int      `json:"more,omitempty"`
+	Calls []string `json:"calls,omitempty"`
+	Wait  *Wait    `json:"wait,omitempty"`
 }
 
 // plainString makes s safe for structured content and text: each line
@@ -145,23 +158,6 @@ func exitFields(snap model.Snapshot) (*int, string) {
 	}
 	code := snap.Exit.Code
 	return &code, ""
-}
-
-// newBrief summarises snap for a list or a note.
-func newBrief(snap model.Snapshot, now time.Time) Brief {
-	code, sig := exitFields(snap)
-	return Brief{
-		ID:           int(snap.ID),
-		Name:         plainString(snap.Name),
-		Command:      plainString(snap.Command),
-		State:        snap.State.String(),
-		Status:       plainString(snap.Status()),
-		Owner:        plainString(snap.Owner),
-		ExitCode:     code,
-		Signal:       sig,
-		StillRunning: snap.Remaining,
-		Header:       plainString(snap.Header(now)),
-	}
 }
 
 // roundSeconds returns d in seconds, rounded to milliseconds.

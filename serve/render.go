@@ -55,6 +55,7 @@ type shownLine struct {
 	prefix string
 	body   string // the line's text after its marker, with cut marks
 	match  bool   // a grep match (not context)
+	jsize  int    // bytes of its structured Line in JSON, with a comma
 }
 
 // size is the bytes of the line in the text, its newline included.
@@ -69,14 +70,15 @@ type rendered struct {
 }
 
 // render words v within v.budget: it works out from sizes which of the
-// oldest lines to leave out, then writes the text once.
+// oldest lines to leave out, then writes the text once. The text and the
+// structured content's JSON each fit the budget (ARCHITECTURE.md §5).
 func render(v view) rendered {
 	p := v.rep.Page
 	top := strings.Join(v.topLines(), "\n")
 	lines := v.lines(p.Lines, false)
 	partial := v.lines(p.Partial, true)
 	skipped := p.Skipped
-	notes := noteText(v.notes, v.now, v.budget/4)
+	notes, briefs := noteText(v.notes, v.now, v.budget/4)
 	if notes != "" {
 		notes = "\n\n" + notes
 	}
@@ -86,9 +88,11 @@ func render(v view) rendered {
 		for _, t := range trailer {
 			size += 1 + len(t)
 		}
-		if size <= v.budget || len(lines)+len(partial) == 0 {
+		out := v.structured(nil, partial, skipped, calls, briefs, len(v.notes)-len(briefs))
+		js := jsonSize(out) + linesJSON(lines)
+		if size <= v.budget && js <= v.budget || len(lines)+len(partial) == 0 {
 			text := joinText(top, lines, partial, trailer, v.grep != "", size) + notes
-			out := v.structured(lines, partial, skipped, calls)
+			out.Lines = structLines(lines)
 			seqs := make([]uint64, 0, len(lines))
 			for _, l := range lines {
 				seqs = append(seqs, l.l.Seq)
@@ -99,17 +103,27 @@ func render(v view) rendered {
 			partial = nil
 			continue
 		}
-		// Leave out the oldest lines, enough of them for the text to fit
-		// (a grep leaves out whole matches with the context lines that were
-		// there for them alone); the next round checks.
-		for over := size - v.budget; over > 0 && len(lines) > 0; {
-			before := linesSize(lines, v.grep != "")
+		// Leave out the oldest lines, enough of them for the text and the
+		// JSON to fit (a grep leaves out whole matches with the context
+		// lines that were there for them alone); the next round checks.
+		for over, jover := size-v.budget, js-v.budget; (over > 0 || jover > 0) && len(lines) > 0; {
+			before, jbefore := linesSize(lines, v.grep != ""), linesJSON(lines)
 			var dropped int
 			lines, dropped = v.dropOldest(lines)
 			skipped += uint64(dropped)
 			over -= before - linesSize(lines, v.grep != "")
+			jover -= jbefore - linesJSON(lines)
 		}
 	}
+}
+
+// linesJSON is the bytes lines add to the structured content's JSON.
+func linesJSON(ls []shownLine) int {
+	n := 0
+	for _, l := range ls {
+		n += l.jsize
+	}
+	return n
 }
 
 // linesSize is the bytes of lines in the text, with a grep's "--" between
@@ -196,7 +210,9 @@ func (v view) lines(ls []model.Line, partial bool) []shownLine {
 			}
 			prefix = strconv.FormatUint(l.Seq, 10) + sep + prefix
 		}
-		out = append(out, shownLine{l: l, prefix: prefix, body: body, match: m})
+		sl := shownLine{l: l, prefix: prefix, body: body, match: m}
+		sl.jsize = jsonSize(structLine(sl)) + 1
+		out = append(out, sl)
 	}
 	return out
 }
@@ -321,64 +337,4 @@ func joinText(top string, lines, partial []shownLine, trailer []string, grep boo
 		b.WriteString(t)
 	}
 	return b.String()
-}
-
-// structured is the structured content of a rendered report.
-func (v view) structured(lines, partial []shownLine, skipped uint64, calls []string) *Report {
-	snap, p := v.rep.Job, v.rep.Page
-	code, sig := exitFields(snap)
-	out := &Report{
-		ID: int(snap.ID), Name: plainString(snap.Name), State: snap.State.String(),
-		Status: plainString(snap.Status()), PID: snap.PID, Owner: plainString(snap.Owner),
-		ExitCode: code, Signal: sig, StillRunning: snap.Remaining,
-		ElapsedSeconds: roundSeconds(snap.Elapsed(v.now)), Error: plainString(snap.Err),
-		Lines: structLines(lines), Next: p.Next, Last: p.Last, Dropped: p.Dropped,
-		Skipped: skipped, More: p.More, Calls: calls,
-	}
-	if v.full {
-		out.Command = plainString(snap.Command)
-	}
-	if snap.Stop != nil {
-		out.StoppedBy = plainString(snap.Stop.By)
-	}
-	for _, n := range snap.Notes {
-		out.Notes = append(out.Notes, plainString(n))
-	}
-	if len(partial) > 0 {
-		out.Partial = structLines(partial)
-	}
-	if g := v.rep.Read.Grep; g != nil {
-		out.Matches = &g.Matches
-	}
-	if w := v.rep.Wait; w != nil {
-		out.Wait = structWait(w, v.ww.shown, v.now, false)
-	}
-	for _, n := range v.notes {
-		out.Finished = append(out.Finished, newBrief(n, v.now))
-	}
-	return out
-}
-
-// structLines converts rendered lines; never nil, so that it marshals as
-// [] and not null.
-func structLines(ls []shownLine) []Line {
-	out := make([]Line, 0, len(ls))
-	for _, l := range ls {
-		out = append(out, Line{Seq: l.l.Seq, Stream: l.l.Stream.String(), Text: l.body, Cut: l.l.Cut + l.l.Dropped, Context: !l.match})
-	}
-	return out
-}
-
-// structWait converts a wait's outcome; anyJob names its job.
-func structWait(w *model.WaitResult, shown bool, now time.Time, anyJob bool) *Wait {
-	out := &Wait{Reason: w.Reason.String(), WaitedSeconds: roundSeconds(w.Waited), Shown: shown}
-	if anyJob && w.Job >= 0 && w.Reason != model.WaitTimeout && w.Reason != model.WaitIdle {
-		id := int(w.Job)
-		out.Job = &id
-	}
-	if m := w.Match; m != nil {
-		out.MatchSeq = m.Seq
-		out.MatchAgeSeconds = roundSeconds(max(now.Sub(m.Time), 0))
-	}
-	return out
 }

@@ -172,52 +172,6 @@ func grepNote(pattern string, matches int, info model.ReadInfo, last uint64) str
 	return fmt.Sprintf("grep %s: %s%s", quotePattern(pattern), count(matches, "matching line", "matching lines"), where)
 }
 
-// noteText is one line per job that finished since the client last
-// looked: "job 2 exited 1 0:14 make test (finished; job_status {"id":2}
-// for its output)", within maxBytes (the rest is counted).
-func noteText(notes []model.Snapshot, now time.Time, maxBytes int) string {
-	var b strings.Builder
-	for i, s := range notes {
-		line := fmt.Sprintf(`%s (finished; job_status {"id":%d} for its output)`, header(s, now, maxShortCommand), s.ID)
-		if i > 0 && b.Len()+len(line) > maxBytes {
-			fmt.Fprintf(&b, "\n(%s finished too: job_status without id lists them)", count(len(notes)-i, "more job", "more jobs"))
-			break
-		}
-		if i > 0 {
-			b.WriteByte('\n')
-		}
-		b.WriteString(line)
-	}
-	return b.String()
-}
-
-// listText is the text of job_status without id: one header per job (its
-// command cut to maxListCommand characters), or "no jobs" with a hint.
-func listText(list []model.Snapshot, dropped int, now time.Time) string {
-	var lines []string
-	if len(list) == 0 {
-		lines = append(lines, `no jobs; start one with background {"command":"..."}`)
-	}
-	for _, s := range list {
-		lines = append(lines, header(s, now, maxListCommand))
-	}
-	switch {
-	case dropped == 1:
-		lines = append(lines, "(1 older finished job was dropped: only the most recent finished jobs are kept)")
-	case dropped > 1:
-		lines = append(lines, fmt.Sprintf("(%d older finished jobs were dropped: only the most recent finished jobs are kept)", dropped))
-	}
-	return strings.Join(lines, "\n")
-}
-
-// withNotes appends the note lines to text, after a blank line.
-func withNotes(text string, notes []model.Snapshot, now time.Time) string {
-	if len(notes) == 0 {
-		return text
-	}
-	return text + "\n\n" + noteText(notes, now, model.DefaultResultBytes/4)
-}
-
 // quotePattern quotes a pattern for a note, on one line and cut to
 // maxPatternShown characters.
 func quotePattern(p string) string {

@@ -91,12 +91,15 @@ func TestRenderBudget(t *testing.T) {
 	t.Parallel()
 	var lines []model.Line
 	for i := uint64(1); i <= 100; i++ {
-		lines = append(lines, model.Line{Seq: i, Text: []byte(strings.Repeat("é", 50))}) // 100 bytes each
+		lines = append(lines, model.Line{Seq: i, Text: []byte(strings.Repeat("é<", 10))}) // 30 bytes each, 80 in JSON
 	}
 	rep := model.Report{Job: model.Snapshot{ID: 1, Command: "x", State: model.StateRunning, Started: t0}, Page: model.Page{Lines: lines, Next: 100, Last: 100}}
 	r := render(view{rep: rep, client: "me", now: t0, budget: model.MinResultBytes})
 	if len(r.text) > model.MinResultBytes {
 		t.Fatalf("text is %d bytes, over its %d", len(r.text), model.MinResultBytes)
+	}
+	if n := jsonSize(r.out); n > model.MinResultBytes {
+		t.Fatalf("structured content is %d bytes of JSON, over its %d", n, model.MinResultBytes)
 	}
 	n := len(r.out.Lines)
 	if n < 5 || r.out.Lines[n-1].Seq != 100 || r.out.Skipped != uint64(100-n) || len(r.shown) != n {

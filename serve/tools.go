@@ -116,7 +116,11 @@ func (s *server) status(ctx context.Context, req *mcp.CallToolRequest, in Status
 		if in.Wait != nil || in.Until != "" {
 			return s.waitAny(ctx, req, in)
 		}
-		return s.list(req)
+		budget, err := listBudget(in)
+		if err != nil {
+			return nil, nil, err
+		}
+		return s.list(req, budget)
 	}
 	sel, err := checkSelector(toolStatus, in.ID)
 	if err != nil {

@@ -1,0 +1,97 @@
+package serve
+
+import (
+	"encoding/json"
+	"os"
+	"strings"
+	"testing"
+	"time"
+	"unicode/utf8"
+
+	"github.com/jobdeck/jobdeck/model"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+// hugeCommand is a command of almost 1 MiB (the most a start takes) that
+// runs rest: its text is "é<" over and over, 3 bytes that take 8 in JSON.
+func hugeCommand(rest string) string {
+	pad := strings.Repeat("é<", (model.MaxCommandBytes-len(rest)-16)/3)
+	return ": '" + pad + "'; " + rest
+}
+
+// checkResultBudget asserts that a result's text and its structured
+// content (as JSON) each fit budget, and returns the JSON.
+func checkResultBudget(t *testing.T, what string, res *mcp.CallToolResult, budget int) []byte {
+	t.Helper()
+	b, err := json.Marshal(res.StructuredContent)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n := len(textOf(res)); n > budget {
+		t.Errorf("%s: text is %d bytes, over the %d budget", what, n, budget)
+	}
+	if len(b) > budget {
+		t.Errorf("%s: structured content is %d bytes, over the %d budget: %.300s", what, len(b), budget, b)
+	}
+	return b
+}
+
+// checkCutCommand asserts that a structured command is cut to at most max
+// characters (and "…") and says the whole command's length.
+func checkCutCommand(t *testing.T, what, got string, bytes, max int, cmd string) {
+	t.Helper()
+	if n := utf8.RuneCountInString(got); n > max+1 || !strings.HasSuffix(got, "…") || !strings.HasPrefix(cmd, strings.TrimSuffix(got, "…")) || bytes != len(cmd) {
+		t.Errorf("%s: command of %d characters, command_bytes %d; want at most %d characters and …, and %d", what, n, bytes, max, len(cmd))
+	}
+}
+
+// TestEndToEndStructuredBudget (tester 2, item 2): a job of a 1 MiB
+// command made a 600 KB result, its command whole in the structured
+// content of the list, a wait on any job and a finished-job note. Every
+// result, text and structured content, fits its budget, and a command is
+// cut as the header cuts it, with its whole length said.
+func TestEndToEndStructuredBudget(t *testing.T) {
+	t.Parallel()
+	cs, cmd := startServe(t, &recorder{}, os.Stderr)
+	defer func() { cs.Close(); waitExit(t, cmd, 30*time.Second) }()
+	budget := model.DefaultResultBytes
+	ends := hugeCommand("echo a; sleep 1; exit 3")
+	runs := hugeCommand("echo b; sleep 30")
+	res, _ := ok(t, cs, toolBackground, map[string]any{"command": ends})
+	checkResultBudget(t, "background", res, budget)
+	var r Report
+	structured(t, res, &r)
+	checkCutCommand(t, "background", r.Command, r.CommandBytes, maxFullCommand, ends)
+	res, _ = ok(t, cs, toolBackground, map[string]any{"command": runs})
+	checkResultBudget(t, "background", res, budget)
+
+	res, text := ok(t, cs, toolStatus, map[string]any{})
+	checkResultBudget(t, "the list", res, budget)
+	var l List
+	structured(t, res, &l)
+	if len(l.Jobs) != 2 || !strings.Contains(text, "\njob 1 running") {
+		t.Fatalf("the list: %d jobs\n%.500s", len(l.Jobs), text)
+	}
+	for i, b := range l.Jobs {
+		checkCutCommand(t, "the list", b.Command, b.CommandBytes, maxListCommand, []string{ends, runs}[i])
+	}
+
+	res, text = ok(t, cs, toolStatus, map[string]any{"wait": 30})
+	checkResultBudget(t, "wait on any job", res, budget)
+	if !strings.HasPrefix(text, "wait: job 0 ended") {
+		t.Errorf("wait on any job:\n%.500s", text)
+	}
+
+	// A job that ends unseen is noted at the end of the next result.
+	notes := hugeCommand("sleep 1; exit 4")
+	ok(t, cs, toolBackground, map[string]any{"command": notes})
+	res, text = ok(t, cs, toolStatus, map[string]any{"id": 1, "wait": 3, "until": "never"})
+	checkResultBudget(t, "a note", res, budget)
+	r = Report{}
+	structured(t, res, &r)
+	if len(r.Finished) != 1 || !strings.Contains(text, `(finished; job_status {"id":2} for its output)`) {
+		t.Fatalf("no note of job 2 (%d):\n%.500s", len(r.Finished), text)
+	}
+	checkCutCommand(t, "a note", r.Finished[0].Command, r.Finished[0].CommandBytes, maxShortCommand, notes)
+	ok(t, cs, toolKill, map[string]any{"id": 1, "grace": 0})
+}
