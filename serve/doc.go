@@ -44,8 +44,10 @@
 //     on stdio, one per Mcp-Session-Id over HTTP; per client name and
 //     version for sessionless HTTP requests, protocol 2026-07-28) are
 //     noted at the end of the next result, error results included,
-//     exactly once. A client has looked at a finished job when a result
-//     showed it finished: its own report, a note, or the list.
+//     exactly once, within a quarter of the budget (the rest counted). A
+//     client has looked at a finished job when a result showed it
+//     finished: its own report, a note, or the list; the jobs that had
+//     finished when it came (its first request) are never noted to it.
 //   - Over stdio, only JSON-RPC is written to the output; serve never logs.
 //     No input line ends the session: one the SDK could not take safely is
 //     answered with a JSON-RPC error (frames.go). EOF on the input ends

@@ -35,8 +35,16 @@ var jobdeckBinary = testkit.Jobdeck
 // returns a connected client session.
 func startServe(t testing.TB, rec *recorder, stderr io.Writer) (*mcp.ClientSession, *exec.Cmd) {
 	t.Helper()
-	cmd := exec.Command(jobdeckBinary(t), "--serve", "--private", "--grace", "2s")
-	cmd.Dir = t.TempDir()
+	return startServeIn(t, rec, stderr, t.TempDir(), nil, "--private", "--grace", "2s")
+}
+
+// startServeIn starts `jobdeck --serve args` in dir with env added to
+// the environment, as startServe does.
+func startServeIn(t testing.TB, rec *recorder, stderr io.Writer, dir string, env []string, args ...string) (*mcp.ClientSession, *exec.Cmd) {
+	t.Helper()
+	cmd := exec.Command(jobdeckBinary(t), append([]string{"--serve"}, args...)...)
+	cmd.Dir = dir
+	cmd.Env = append(os.Environ(), env...)
 	cmd.Stderr = stderr
 	stdin, err := cmd.StdinPipe()
 	if err != nil {

@@ -240,3 +240,20 @@ func waitFor(t *testing.T, d time.Duration, cond func() bool) {
 func hasLinePrefix(text, prefix string) bool {
 	return strings.HasPrefix(text, prefix) || strings.Contains(text, "\n"+prefix)
 }
+
+// checkResultBudget asserts that a result's text and its structured
+// content (as JSON) each fit budget, and returns the JSON.
+func checkResultBudget(t *testing.T, what string, res *mcp.CallToolResult, budget int) []byte {
+	t.Helper()
+	b, err := json.Marshal(res.StructuredContent)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n := len(textOf(res)); n > budget {
+		t.Errorf("%s: text is %d bytes, over the %d budget", what, n, budget)
+	}
+	if len(b) > budget {
+		t.Errorf("%s: structured content is %d bytes, over the %d budget: %.300s", what, len(b), budget, b)
+	}
+	return b
+}

@@ -25,6 +25,9 @@ const methodCallTool = "tools/call"
 //   - appends the finished-job notes to every error result.
 func (s *server) middleware(next mcp.MethodHandler) mcp.MethodHandler {
 	return func(ctx context.Context, method string, req mcp.Request) (res mcp.Result, err error) {
+		// A client's first request (its initialize) meets it: the jobs
+		// that finished before it came are not noted to it.
+		s.requestKey(req)
 		call, ok := req.(*mcp.CallToolRequest)
 		if method != methodCallTool || !ok || call.Params == nil {
 			return next(ctx, method, req)

@@ -21,14 +21,32 @@ type clientKey struct{ name, version string }
 // noteKey is whose notes a tool call reads and writes: its MCP session,
 // or for a sessionless HTTP request its client (clientKey).
 func (s *server) noteKey(req *mcp.CallToolRequest) any {
-	if req.Session == nil || req.Session.ID() != "" || req.Extra == nil || req.Extra.Header == nil {
-		return req.Session // stdio (one session per stream), or an HTTP session
+	return s.requestKey(req)
+}
+
+// clientInfoer is a request that names its client (every ServerRequest).
+type clientInfoer interface{ ClientInfo() *mcp.Implementation }
+
+// requestKey is noteKey for any request; a client seen for the first time
+// is met (notebook.meet).
+func (s *server) requestKey(req mcp.Request) any {
+	ss, _ := req.GetSession().(*mcp.ServerSession)
+	extra := req.GetExtra()
+	if ss == nil || ss.ID() != "" || extra == nil || extra.Header == nil {
+		// stdio (one session per stream), or an HTTP session
+		if ss != nil {
+			s.notes.meet(ss, s.core.List)
+		}
+		return ss
 	}
 	var k clientKey
-	if ci := req.ClientInfo(); ci != nil {
-		k = clientKey{ci.Name, ci.Version}
+	if r, ok := req.(clientInfoer); ok {
+		if ci := r.ClientInfo(); ci != nil {
+			k = clientKey{ci.Name, ci.Version}
+		}
 	}
 	s.notes.touch(k)
+	s.notes.meet(k, s.core.List)
 	return k
 }
 
@@ -205,6 +223,35 @@ func (n *notebook) matched(client any, id model.JobID, seq uint64) {
 	j.matched, j.hasMatch = max(j.matched, seq), true
 }
 
+// meet records client's first request: the jobs list returns that are
+// finished then count as told, so that a new client is noted only the
+// jobs that finish after it came, not the whole history. It does nothing
+// for a client already met (list is then not called).
+func (n *notebook) meet(client any, list func() []model.Snapshot) {
+	n.mu.Lock()
+	_, known := n.told[client]
+	n.mu.Unlock()
+	if known {
+		return
+	}
+	jobs := list()
+	n.mu.Lock()
+	defer n.mu.Unlock()
+	if _, known := n.told[client]; known {
+		return
+	}
+	if n.told == nil {
+		n.told = map[any]map[model.JobID]bool{}
+	}
+	t := map[model.JobID]bool{}
+	for _, s := range jobs {
+		if finished(s) {
+			t[s.ID] = true
+		}
+	}
+	n.told[client] = t
+}
+
 // untold returns the jobs of list that are finished and that client has
 // not been told about, without marking them.
 func (n *notebook) untold(client any, list []model.Snapshot) []model.Snapshot {
@@ -243,6 +290,15 @@ func (n *notebook) take(client any, list []model.Snapshot, shown ...model.Snapsh
 		if finished(s) && !t[s.ID] {
 			t[s.ID] = true
 			notes = append(notes, s)
+		}
+	}
+	if list != nil {
+		// A job the core no longer keeps is never listed again (IDs are
+		// not reused): the notes stay as small as the table.
+		for id := range t {
+			if !slices.ContainsFunc(list, func(s model.Snapshot) bool { return s.ID == id }) && !slices.ContainsFunc(shown, func(s model.Snapshot) bool { return s.ID == id }) {
+				delete(t, id)
+			}
 		}
 	}
 	return notes

@@ -64,12 +64,22 @@ func TestNotesOnce(t *testing.T) {
 		t.Errorf("job 3 noted after its own report: %q", text)
 	}
 
-	// Another client session has not looked at anything yet.
+	// A client that connects later is told only of the jobs that finish
+	// after it came, not of the whole history (tester 2, item 9), and a
+	// wait on any job does not end at once on an old one.
 	other := connect2(t, cs, fc)
-	_, text = ok(t, other, toolStatus, map[string]any{"id": 0})
-	for _, id := range []string{`{"id":1}`, `{"id":2}`, `{"id":3}`} {
-		if !strings.Contains(text, id) {
-			t.Errorf("second session: no note for %s in %q", id, text)
+	if _, text := ok(t, other, toolStatus, map[string]any{"id": 0}); strings.Contains(text, "(finished;") {
+		t.Errorf("a new session is noted the jobs that finished before it came:\n%s", text)
+	}
+	if _, text := ok(t, other, toolStatus, map[string]any{"wait": 0.2}); !strings.HasPrefix(text, "wait: timed out") {
+		t.Errorf("a new session's wait on any job ended on an old job:\n%s", text)
+	}
+	ok(t, cs, toolBackground, map[string]any{"command": "make docs"})
+	fc.end(4, model.Exit{Code: 2})
+	note4 := `job 4 exited 2 0:01 make docs (finished; job_status {"id":4} for its output)`
+	for i, c := range []*mcp.ClientSession{other, cs} {
+		if _, text := ok(t, c, toolStatus, map[string]any{"id": 0}); !strings.HasSuffix(text, "\n\n"+note4) {
+			t.Errorf("session %d: no note of the job that finished after it came:\n%s", i, text)
 		}
 	}
 }

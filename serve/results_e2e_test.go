@@ -1,7 +1,8 @@
+//go:build unix
+
 package serve
 
 import (
-	"encoding/json"
 	"os"
 	"strings"
 	"testing"
@@ -9,7 +10,6 @@ import (
 	"unicode/utf8"
 
 	"github.com/jobdeck/jobdeck/model"
-	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
 // hugeCommand is a command of almost 1 MiB (the most a start takes) that
@@ -17,23 +17,6 @@ import (
 func hugeCommand(rest string) string {
 	pad := strings.Repeat("é<", (model.MaxCommandBytes-len(rest)-16)/3)
 	return ": '" + pad + "'; " + rest
-}
-
-// checkResultBudget asserts that a result's text and its structured
-// content (as JSON) each fit budget, and returns the JSON.
-func checkResultBudget(t *testing.T, what string, res *mcp.CallToolResult, budget int) []byte {
-	t.Helper()
-	b, err := json.Marshal(res.StructuredContent)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if n := len(textOf(res)); n > budget {
-		t.Errorf("%s: text is %d bytes, over the %d budget", what, n, budget)
-	}
-	if len(b) > budget {
-		t.Errorf("%s: structured content is %d bytes, over the %d budget: %.300s", what, len(b), budget, b)
-	}
-	return b
 }
 
 // checkCutCommand asserts that a structured command is cut to at most max
@@ -94,4 +77,31 @@ func TestEndToEndStructuredBudget(t *testing.T) {
 	}
 	checkCutCommand(t, "a note", r.Finished[0].Command, r.Finished[0].CommandBytes, maxShortCommand, notes)
 	ok(t, cs, toolKill, map[string]any{"id": 1, "grace": 0})
+}
+
+// TestEndToEndNotesSinceConnect (tester 2, item 9): a new client of a
+// session was noted the whole finished-job history in its first result.
+// It is told only of the jobs that finish after it came.
+func TestEndToEndNotesSinceConnect(t *testing.T) {
+	t.Parallel()
+	dir, env := t.TempDir(), []string{"JOBDECK_SESSION_DIR=" + sessionDir(t)}
+	first, cmd1 := startServeIn(t, &recorder{}, os.Stderr, dir, env, "--grace", "1s", "--linger", "0")
+	for _, c := range []string{"exit 3", "exit 4"} {
+		ok(t, first, toolBackground, map[string]any{"command": c, "wait": 30})
+	}
+	second, cmd2 := startServeIn(t, &recorder{}, os.Stderr, dir, env, "--grace", "1s", "--linger", "0")
+	_, text := ok(t, second, toolStatus, map[string]any{"id": 0})
+	if strings.Contains(text, "(finished;") {
+		t.Errorf("a new client is noted the jobs that finished before it came:\n%s", text)
+	}
+	// Negative control: a job that ends after it came is noted.
+	ok(t, first, toolBackground, map[string]any{"command": "sleep 0.5; exit 5", "wait": 30})
+	_, text = ok(t, second, toolStatus, map[string]any{"id": 0})
+	if !strings.Contains(text, `(finished; job_status {"id":2} for its output)`) || strings.Contains(text, `{"id":1}`) {
+		t.Errorf("the new client's note:\n%s", text)
+	}
+	first.Close()
+	second.Close()
+	waitExit(t, cmd1, 30*time.Second)
+	waitExit(t, cmd2, 30*time.Second)
 }
