@@ -52,29 +52,48 @@ func (c *fakeCore) ReadMany(ctx context.Context, reqs []model.JobRead) ([]model.
 }
 
 // grep answers a status request with Grep as the jobs core does: the
-// newest n lines of the ring whose plain text matches, Read.Grep saying
-// which and how many; a bad pattern is the core's InputError.
-func (c *fakeCore) grep(id model.JobID, snap model.Snapshot, pattern string, n int) (model.Report, error) {
-	re, err := model.CompilePattern(model.FieldGrep, pattern)
+// newest n matches of the ring (after Since with HasSince; the oldest Head
+// with Head), each with its Context lines, Read.Grep saying which and how
+// many; a bad pattern is the core's InputError. afterGrep, when set, runs
+// after each (a flood that moves on meanwhile).
+func (c *fakeCore) grep(id model.JobID, snap model.Snapshot, opts model.StatusOptions, n int) (model.Report, error) {
+	re, err := model.CompilePattern(model.FieldGrep, opts.Grep)
 	if err != nil {
 		return model.Report{}, err
 	}
 	c.mu.Lock()
-	defer c.mu.Unlock()
-	c.greps = append(c.greps, pattern)
+	c.greps = append(c.greps, opts.Grep)
+	after := c.afterGrep
 	g := &model.GrepResult{}
-	var lines []model.Line
-	for _, l := range c.jobs[id].ring {
-		if re.MatchString(sanitize.Plain(l.Text)) {
+	ring := c.jobs[id].ring
+	var hits []int
+	for i, l := range ring {
+		if (!opts.HasSince || l.Seq > opts.Since) && re.MatchString(sanitize.Plain(l.Text)) {
 			g.Matches++
-			lines = append(lines, l)
+			hits = append(hits, i)
 		}
 	}
-	if len(lines) > n {
-		lines = lines[len(lines)-n:]
+	switch {
+	case opts.Head > 0 && len(hits) > opts.Head:
+		hits = hits[:opts.Head]
+	case opts.Head == 0 && len(hits) > n:
+		hits = hits[len(hits)-n:]
 	}
-	for _, l := range lines {
-		g.Matched = append(g.Matched, l.Seq)
+	var lines []model.Line
+	next := 0
+	for _, i := range hits {
+		g.Matched = append(g.Matched, ring[i].Seq)
+		for j := max(i-opts.Context, next); j <= min(i+opts.Context, len(ring)-1); j++ {
+			if !opts.HasSince || ring[j].Seq > opts.Since {
+				lines = append(lines, ring[j])
+			}
+			next = j + 1
+		}
 	}
-	return model.Report{Job: snap, Page: model.Page{Lines: lines}, Read: model.ReadInfo{Grep: g}}, nil
+	page := model.Page{Lines: lines, Last: c.jobs[id].last}
+	c.mu.Unlock()
+	if after != nil {
+		after()
+	}
+	return model.Report{Job: snap, Page: page, Read: model.ReadInfo{Grep: g}}, nil
 }

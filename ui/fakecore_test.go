@@ -40,6 +40,7 @@ type fakeCore struct {
 	startSizes []model.TermSize // the Spec.Size of each Start
 	readManys  int              // ReadMany calls
 	greps      []string         // the Grep of each status request that had one
+	afterGrep  func()           // runs after each grep (a flood meanwhile)
 	resized    []resizeReq      // Resize calls, in order
 }
 
@@ -335,7 +336,7 @@ func (c *fakeCore) Status(ctx context.Context, id model.JobID, opts model.Status
 		n = model.DefaultStatusLines
 	}
 	if opts.Grep != "" {
-		return c.grep(id, snap, opts.Grep, n)
+		return c.grep(id, snap, opts, n)
 	}
 	page, _ := c.Read(ctx, id, model.ReadRequest{Tail: true, Limit: n})
 	return model.Report{Job: snap, Page: page}, nil

@@ -1,7 +1,6 @@
 package ui
 
 import (
-	"context"
 	"fmt"
 	"regexp"
 	"slices"
@@ -51,34 +50,11 @@ type search struct {
 	cur     uint64 // the current match (0: none)
 	busy    bool   // a search of the ring is on its way
 	wrapped bool   // the last move went around the end
+	gone    bool   // the last move (n) found the older matches evicted
 	// Where the pane was before the search (Esc goes back there): its top
 	// line while paused (was), or following (wasPaused false).
 	was       uint64
 	wasPaused bool
-}
-
-// foundMsg: a search of a job's ring returned.
-type foundMsg struct {
-	job     model.JobID
-	pattern string
-	dir     searchDir
-	from    uint64
-	matches []uint64
-	total   int
-	err     error
-}
-
-// grepCmd asks the core which lines of job id's ring match pattern (its
-// grep, over every line the ring holds).
-func grepCmd(ctx context.Context, core Core, id model.JobID, pattern string, dir searchDir, from uint64) tea.Cmd {
-	return func() tea.Msg {
-		r, err := core.Status(ctx, id, model.StatusOptions{Grep: pattern, Lines: searchLines, LineBytes: searchTextBytes})
-		msg := foundMsg{job: id, pattern: pattern, dir: dir, from: from, err: err}
-		if err == nil && r.Read.Grep != nil {
-			msg.matches, msg.total = r.Read.Grep.Matched, r.Read.Grep.Matches
-		}
-		return msg
-	}
 }
 
 // openSearch opens the search prompt for the overlay, or for the focused
@@ -159,55 +135,17 @@ func (m *Model) searchMove(dir searchDir) tea.Cmd {
 		return nil
 	}
 	s.busy = true
-	return grepCmd(m.ctx, m.core, s.job, s.pattern, dir, s.cur)
-}
-
-// onFound takes a search's answer: an error ends the search (and says
-// why), else it goes to the match asked for.
-func (m *Model) onFound(msg foundMsg) {
-	s := m.search
-	if s == nil || s.overlay || s.job != msg.job || s.pattern != msg.pattern {
-		return // ended or replaced meanwhile
-	}
-	s.busy = false
-	if msg.err != nil {
-		m.search = nil
-		m.setMessage("search job "+msg.job.String()+": "+m.reword(msg.err), true)
-		return
-	}
-	s.matches, s.total = msg.matches, msg.total
-	m.landOn(msg.dir, msg.from)
+	return grepCmd(m.ctx, m.core, s.pattern, dir, s.cur, m.searchPane(s.job))
 }
 
 // landOn makes the match dir names (from the match from) the current one
 // and brings it into view.
 func (m *Model) landOn(dir searchDir, from uint64) {
 	s := m.search
-	s.wrapped = false
-	if len(s.matches) == 0 {
-		s.cur = 0
-		return
+	s.cur, s.wrapped, s.gone = pickMatch(s.matches, dir, from)
+	if s.cur != 0 {
+		m.showMatch()
 	}
-	switch dir {
-	case searchNewest:
-		s.cur = s.matches[len(s.matches)-1]
-	case searchOlder:
-		i, _ := slices.BinarySearch(s.matches, from) // the first ≥ from
-		if i == 0 {
-			i, s.wrapped = len(s.matches), true
-		}
-		s.cur = s.matches[i-1]
-	case searchNewer:
-		i, found := slices.BinarySearch(s.matches, from)
-		if found {
-			i++
-		}
-		if i >= len(s.matches) {
-			i, s.wrapped = 0, true
-		}
-		s.cur = s.matches[i]
-	}
-	m.showMatch()
 }
 
 // showMatch scrolls the current match into view: the overlay to put it
@@ -277,6 +215,9 @@ func (m *Model) searchLine() string {
 	}
 	if s.wrapped {
 		pos += " (wrapped)"
+	}
+	if s.gone {
+		pos += " (the ring evicted the older ones)"
 	}
 	return fmt.Sprintf("/%s/ in %s: %s · %s", s.pattern, where, pos, keys)
 }

@@ -230,3 +230,55 @@ func TestGoldenSearch(t *testing.T) {
 		})
 	}
 }
+
+// TestSearchFlood: a search of a job that floods lands on a match and
+// shows it although the ring evicts its lines between the search and the
+// pane's read (the search reads the match's lines itself, or the first
+// match still held), keeps showing it as the flood goes on, and n moves:
+// from a match the ring evicted to the oldest one it holds (it used to go
+// around to the newest, again and again, and the pane showed no match).
+func TestSearchFlood(t *testing.T) {
+	t.Parallel()
+	c := newFakeCore(fixedNow)
+	id := c.add(model.Snapshot{Command: "flood", State: model.StateRunning, Started: t0, TTY: true}, 2000)
+	gen := func(seq uint64) []byte { return []byte("flood line " + itoa(seq)) }
+	c.emitN(id, model.StreamOut, 5000, gen)
+	h := newHarness(t, c, 100, 30, Options{})
+	flood := func(n int) {
+		c.emitN(id, model.StreamOut, n, gen)
+		h.pump()
+		h.fire(frameMsg{})
+	}
+	shown := func(what string) uint64 {
+		t.Helper()
+		s := h.m.search
+		if s == nil || s.cur == 0 {
+			t.Fatalf("%s: no current match: %+v", what, s)
+		}
+		if ms := marks(h.m); !slicesContain(ms, "«000» current") || !strings.Contains(h.screen(), fmt.Sprintf("flood line %d\n", s.cur)) &&
+			!strings.Contains(h.screen(), fmt.Sprintf("flood line %d ", s.cur)) {
+			t.Fatalf("%s: match %d is not shown highlighted: %q\n%s", what, s.cur, ms, h.screen())
+		}
+		return s.cur
+	}
+	once := func() { c.afterGrep = nil; c.emitN(id, model.StreamOut, 3000, gen) }
+	c.afterGrep = once // the ring evicts the match before the pane reads it
+	h.searchFor(`000$`)
+	first := shown("search")
+	if first != 7000 { // 5000 was evicted: the first match held after it
+		t.Errorf("the search landed on %d, want 7000", first)
+	}
+	flood(3000) // and evicts it again under the paused pane
+	if shown("the flood goes on") != first {
+		t.Fatalf("the match moved with the flood")
+	}
+	h.press("n")
+	older := shown("n")
+	if older == first || !strings.Contains(h.screen(), "evicted the older ones") {
+		t.Fatalf("n from an evicted match should move to the oldest held and say so: %d, was %d\n%s", older, first, h.screen())
+	}
+	h.press("n")
+	if shown("n again") == older {
+		t.Fatalf("n is stuck on %d", older)
+	}
+}
