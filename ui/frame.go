@@ -159,6 +159,17 @@ func (m *Model) appendRow(dst []byte, r paneRow, w int, hl paneHL) []byte {
 	} else {
 		dst = append(dst, "  "...)
 	}
+	if r.line.Dropped > 0 {
+		// A line the ring cut at its limit ends with the marker, kept
+		// in view however long the line is (ARCHITECTURE.md §5).
+		note := " " + present.Cut(r.line.Dropped)
+		if nw := ansi.StringWidth(note); tw > nw+4 {
+			dst = appendFit(dst, hl.mark(styledLine(r.line.Text, m.st.NoColor), r.line.Seq), tw-nw)
+			dst = append(dst, m.st.paint.droppedOpen...)
+			dst = append(dst, note...)
+			return append(dst, m.st.paint.dropC...)
+		}
+	}
 	if hl.re != nil {
 		return appendFit(dst, hl.mark(styledLine(r.line.Text, m.st.NoColor), r.line.Seq), tw)
 	}

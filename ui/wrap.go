@@ -137,7 +137,12 @@ func (m *Model) wrappedRow(r paneRow, w int, hl paneHL) []string {
 		return []string{m.renderRow(r, w)}
 	}
 	tw := w - 2
-	parts := wrapStyled(hl.mark(styledLine(r.line.Text, m.st.NoColor), r.line.Seq), tw)
+	text := hl.mark(styledLine(r.line.Text, m.st.NoColor), r.line.Seq)
+	if r.line.Dropped > 0 {
+		// The whole line shows, then the marker of what the ring cut.
+		text += " " + m.st.paint.droppedOpen + present.Cut(r.line.Dropped) + m.st.paint.dropC
+	}
+	parts := wrapStyled(text, tw)
 	out := make([]string, len(parts))
 	for i, part := range parts {
 		gutter := "  "

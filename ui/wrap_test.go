@@ -143,3 +143,25 @@ func TestWrapKey(t *testing.T) {
 		t.Error("a newer report dropped the overlay's wrap")
 	}
 }
+
+// TestCutLineMarker: a line the ring cut at its line limit (Line.Dropped)
+// ends with "[… 47.7 MiB cut]" in its pane, in view however long the line
+// is, and in a wrapped pane after the whole line.
+func TestCutLineMarker(t *testing.T) {
+	t.Parallel()
+	c := newFakeCore(fixedNow)
+	id := c.add(model.Snapshot{Command: "big", State: model.StateRunning, Started: t0, TTY: true}, 0)
+	c.emit(id, model.StreamOut, "before", strings.Repeat("x", 16384), "after")
+	c.mu.Lock()
+	c.jobs[id].ring[1].Dropped = 50_000_000
+	c.mu.Unlock()
+	h := newHarness(t, c, 80, 24, Options{})
+	if s := h.screen(); !strings.Contains(s, "x… [… 47.7 MiB cut]") {
+		t.Fatalf("the cut line should end with its marker:\n%s", s)
+	}
+	h.press("w")
+	s := h.screen()
+	if !strings.Contains(s, "x [… 47.7 MiB cut]") {
+		t.Fatalf("the wrapped cut line should end with its marker:\n%s", s)
+	}
+}

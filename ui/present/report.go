@@ -61,10 +61,14 @@ func Report(r model.Report, self string, now time.Time) []string {
 func Line(l model.Line) string {
 	s := l.Stream.Marker() + sanitize.Plain(l.Text)
 	if l.Dropped > 0 {
-		s += " [… " + ByteSize(l.Dropped) + " cut]"
+		s += " " + Cut(l.Dropped)
 	}
 	return s
 }
+
+// Cut is the marker of a line the ring cut at its line limit, n bytes
+// lost: "[… 47.7 MiB cut]".
+func Cut(n int64) string { return "[… " + ByteSize(n) + " cut]" }
 
 // Dropped is the marker for n lines the ring evicted before they were
 // shown: "[… 48209 lines dropped]".
