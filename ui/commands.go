@@ -81,29 +81,66 @@ func parseCommand(line string) (parsedCommand, error) {
 
 // backgroundSpec reads /background's argument: an optional name first
 // (--name NAME, -n NAME, --name=NAME), then the shell command, kept as
-// typed. Errors wrap ErrMissingArgument and show the usage.
+// typed. Errors wrap ErrMissingArgument and show the usage, or are the
+// model's *InputError for a name it refuses (model.CheckName).
 func backgroundSpec(arg string) (model.Spec, error) {
-	word, rest, _ := strings.Cut(arg, " ")
-	var name string
-	switch {
-	case word == "--name" || word == "-n":
-		name, rest, _ = strings.Cut(strings.TrimLeft(rest, " "), " ")
-		if name == "" {
-			return model.Spec{}, fmt.Errorf("%w: %s needs a name: /background --name web npm run dev", ErrMissingArgument, word)
-		}
-	case strings.HasPrefix(word, "--name=") || strings.HasPrefix(word, "-n="):
-		_, name, _ = strings.Cut(word, "=")
-		if name == "" {
-			return model.Spec{}, fmt.Errorf("%w: %s needs a name: /background --name=web npm run dev", ErrMissingArgument, word)
-		}
-	default:
+	flag, name, rest, _, ok := nameFlag(arg)
+	if !ok {
 		return model.Spec{Command: arg}, nil
+	}
+	if name == "" {
+		if strings.Contains(arg, "=") {
+			return model.Spec{}, fmt.Errorf("%w: %s= needs a name: /background --name=web npm run dev", ErrMissingArgument, flag)
+		}
+		return model.Spec{}, fmt.Errorf("%w: %s needs a name: /background --name web npm run dev", ErrMissingArgument, flag)
+	}
+	// The model's name rule, before anything starts (ARCHITECTURE.md §5:
+	// one check per rule, in model).
+	name, err := model.CheckName(name)
+	if err != nil {
+		return model.Spec{}, err
 	}
 	cmd := strings.TrimSpace(rest)
 	if cmd == "" {
 		return model.Spec{}, fmt.Errorf("%w: background --name %s needs a shell command after the name: /background --name %s npm run dev", ErrMissingArgument, name, name)
 	}
 	return model.Spec{Command: cmd, Name: name}, nil
+}
+
+// nameFlag splits a /background argument that starts with --name or -n
+// (NAME after a space or an =): the flag, the name, the rest after it,
+// and whether the name is complete (a space follows it). ok is false
+// without the flag.
+func nameFlag(arg string) (flag, name, rest string, complete, ok bool) {
+	word, after, spaced := strings.Cut(arg, " ")
+	switch {
+	case word == "--name" || word == "-n":
+		name, rest, complete = strings.Cut(strings.TrimLeft(after, " "), " ")
+		return word, name, rest, complete, true
+	case strings.HasPrefix(word, "--name=") || strings.HasPrefix(word, "-n="):
+		flag, name, _ = strings.Cut(word, "=")
+		return flag, name, after, spaced, true
+	}
+	return "", "", "", false, false
+}
+
+// nameProblem is what is wrong with the name a /background line being
+// typed gives, in the model's words (model.CheckName), once the name is
+// complete; "" while nothing is.
+func nameProblem(line string) string {
+	body := strings.TrimLeft(line, "/:")
+	cmd, arg, has := strings.Cut(body, " ")
+	if !has || !strings.EqualFold(cmd, "background") {
+		return ""
+	}
+	_, name, _, complete, ok := nameFlag(strings.TrimLeft(arg, " "))
+	if !ok || !complete || name == "" {
+		return ""
+	}
+	if _, err := model.CheckName(name); err != nil {
+		return err.Error()
+	}
+	return ""
 }
 
 // completions returns what Tab can complete the palette line to: command

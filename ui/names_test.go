@@ -133,3 +133,37 @@ func TestPaletteLineEditing(t *testing.T) {
 		t.Fatal("Esc should close the palette")
 	}
 }
+
+// TestPaletteNameChecked: the palette checks --name and -n against the
+// model's name rule as soon as the name is typed (a space after it), in
+// the model's words, and refuses the line before anything starts (it used
+// to go to the core and come back refused).
+func TestPaletteNameChecked(t *testing.T) {
+	t.Parallel()
+	c := fixtureCore(0)
+	h := newHarness(t, c, 120, 40, Options{})
+	_, want := model.CheckName("42")
+	h.press("/")
+	h.typeText("background --name 42")
+	if h.m.palette.err != "" {
+		t.Fatalf("the name is not complete yet: %q", h.m.palette.err)
+	}
+	h.typeText(" ")
+	if h.m.palette.err != want.Error() {
+		t.Fatalf("a numeric name should be said at once in the model's words: %q, want %q", h.m.palette.err, want.Error())
+	}
+	h.typeText("sleep 1")
+	h.press("enter")
+	if len(c.started) != 0 || h.m.palette == nil || h.m.palette.err != want.Error() {
+		t.Fatalf("a bad name should be refused before the start: started %q, palette %+v", c.started, h.m.palette)
+	}
+	h.press("esc", "/")
+	h.typeText("background -n=web sleep 1")
+	if h.m.palette.err != "" {
+		t.Fatalf("a good name: %q", h.m.palette.err)
+	}
+	h.press("enter")
+	if len(c.names) != 1 || c.names[0] != "web" {
+		t.Fatalf("a good name should start: %q", c.names)
+	}
+}

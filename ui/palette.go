@@ -138,6 +138,8 @@ func (p *palette) Update(msg tea.Msg, keys KeyMap, jobs []model.Snapshot) (palet
 		p.cands = nil
 		if utf8.RuneCountInString(p.input.Value()) > PaletteMaxChars {
 			p.err = tooLong
+		} else if p.search == nil {
+			p.err = nameProblem(p.input.Value()) // at once, not at the start
 		}
 	}
 	return paletteNone, cmd
