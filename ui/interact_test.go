@@ -115,7 +115,10 @@ func TestPaletteCompletionAndHistory(t *testing.T) {
 		{"/job", 3, "/job-status"},  // …and on
 		{"/job", 4, "/job-restart"}, // …and on
 		{"/job", 5, "/job-kill"},    // …around
-		{":he", 1, ":help "},        // keeps the leading ':'
+		{"/job-", 1, "/job-"},       // the common prefix typed: Tab lists them, picks none
+		{"/job-", 2, "/job-kill"},   // then cycles
+		{"/job-", 3, "/job-status"},
+		{":he", 1, ":help "}, // keeps the leading ':'
 		{"/job-status w", 1, "/job-status watch"},
 		{"/job-status 7", 1, "/job-status 7"},
 		{"/job-kill P", 1, "/job-kill py"}, // names are case-insensitive
@@ -356,5 +359,21 @@ func TestRedrawOnlyOnChange(t *testing.T) {
 	}
 	if !strings.Contains(h.screen(), "job 0 exited 0") {
 		t.Fatalf("a state event should redraw at once:\n%s", h.screen())
+	}
+}
+
+// TestHelpWhole: /help shows its long lines whole (wrapped), at 160
+// columns as at 80; the mouse line used to be cut.
+func TestHelpWhole(t *testing.T) {
+	t.Parallel()
+	for _, w := range []int{80, 160} {
+		h := newHarness(t, fixtureCore(3), w, 40, Options{})
+		h.press("/")
+		h.typeText("help")
+		h.press("enter", "end") // its last line
+		s := h.screen()
+		if !strings.Contains(s, "as usual.") || strings.Contains(s, "…┃") {
+			t.Errorf("%d columns: /help cuts its lines:\n%s", w, s)
+		}
 	}
 }

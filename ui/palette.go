@@ -33,6 +33,7 @@ type palette struct {
 	search  *searchTarget // a search prompt (search.go), not a command line
 	busy    string        // shown while a submitted command runs
 	cands   []string
+	listed  string // the line whose candidates a Tab listed (complete)
 	cycle   struct {
 		prefix string
 		cands  []string
@@ -135,7 +136,7 @@ func (p *palette) Update(msg tea.Msg, keys KeyMap, jobs []model.Snapshot) (palet
 		// The line edits like readline (Ctrl+U, Ctrl+W, Ctrl+A/E …); an
 		// empty line stays open: only Esc closes the palette.
 		p.err = ""
-		p.cands = nil
+		p.cands, p.listed = nil, ""
 		if utf8.RuneCountInString(p.input.Value()) > PaletteMaxChars {
 			p.err = tooLong
 		} else if p.search == nil {
@@ -166,7 +167,9 @@ func (p *palette) walk(d int) {
 
 // complete completes the line: a single candidate is taken whole (a
 // command name with a space after it); several extend the line to their
-// common prefix, and further Tabs cycle through them.
+// common prefix, or, when it is typed already, are listed under it (the
+// line unchanged: "job-" does not become the first of them); further Tabs
+// cycle through them.
 func (p *palette) complete(jobs []model.Snapshot) {
 	line := p.value()
 	if p.cycle.cands != nil && line == p.cycle.value {
@@ -192,6 +195,11 @@ func (p *palette) complete(jobs []model.Snapshot) {
 	}
 	if lcp := commonPrefix(cands); len(prefix+lcp) > len(line) {
 		p.setValue(prefix + lcp)
+		p.listed = p.value()
+		return
+	}
+	if p.listed != line {
+		p.listed = line // listed by this Tab; the next one cycles
 		return
 	}
 	p.cycle.prefix, p.cycle.cands, p.cycle.i = prefix, cands, 0

@@ -118,5 +118,7 @@ func (m *Model) helpOverlay() *overlay {
 	}
 	b.WriteString("\nPanes: stderr lines are marked ! · [… N lines dropped] marks output the ring no longer holds.\n")
 	b.WriteString(mouseHelp + "\n")
-	return newOverlay(title, b.String())
+	o := newOverlay(title, b.String())
+	o.wrap = true // its long lines show whole at any width (w cuts them)
+	return o
 }
