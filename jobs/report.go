@@ -35,7 +35,8 @@ type unit struct{ seq, lo, hi uint64 }
 
 // selectLines answers a read: the range (lines after Since, or every line
 // held), narrowed by grep to matches with their context, the newest Lines
-// or oldest Head units of it, and of those the newest that fit MaxBytes.
+// or oldest Head units of it, and of those the newest that fit MaxBytes
+// (with Head, the oldest: the rest counts as Page.More, after Page.Next).
 // Texts are copies, cut to LineBytes.
 func (r *ring) selectLines(spec readSpec) (model.Page, model.ReadInfo) {
 	o := spec.opts
@@ -85,27 +86,39 @@ func (r *ring) selectLines(spec readSpec) (model.Page, model.ReadInfo) {
 			pick = pick[len(pick)-count:]
 		}
 	}
-	toEnd := p.More == 0
 	budget := newBudget(o.MaxBytes, o.LineBytes)
 	var partial []model.Line
+	var lines []uint64
 	openMatches := 0
-	if toEnd {
+	if info.Head {
+		// The oldest units that fit; the budget leaves out the newest
+		// (ARCHITECTURE.md §4: a head read pages on from its cursor).
+		var keep int
+		keep, lines = r.fitUnits(pick, budget, true)
+		p.More += uint64(len(pick) - keep)
+		pick = pick[:keep]
+		if p.More == 0 {
+			partial, openMatches = r.openLines(m, spec.grep != nil, budget)
+		}
+	} else {
 		partial, openMatches = r.openLines(m, spec.grep != nil, budget)
+		var keep int
+		keep, lines = r.fitUnits(pick, budget, false)
+		p.Skipped += uint64(len(pick) - keep)
+		info.ByBytes = uint64(len(pick) - keep)
+		pick = pick[len(pick)-keep:]
 	}
-	keep, lines := r.fitUnits(pick, budget)
-	p.Skipped += uint64(len(pick) - keep)
-	info.ByBytes = uint64(len(pick) - keep)
 	p.Lines = r.copyLines(lines, budget.line)
 	p.Partial = partial
 	switch {
-	case !toEnd && keep > 0:
+	case p.More > 0 && len(pick) > 0:
 		p.Next = pick[len(pick)-1].seq
 	case hi >= lo:
 		p.Next = hi
 	}
 	if spec.grep != nil {
 		g := &model.GrepResult{Matches: len(units) + openMatches}
-		for _, u := range pick[len(pick)-keep:] {
+		for _, u := range pick {
 			g.Matched = append(g.Matched, u.seq)
 		}
 		info.Grep = g
@@ -169,18 +182,22 @@ func (b *budget) take(n int) bool {
 	return true
 }
 
-// fitUnits keeps the newest units of pick whose lines fit the budget (the
-// newest unit always: its match line, and the context lines nearest to it
-// that fit) and returns how many it kept and their lines' seqs, oldest
-// first. r.mu must be held.
-func (r *ring) fitUnits(pick []unit, b *budget) (int, []uint64) {
+// fitUnits keeps the newest units of pick whose lines fit the budget, or
+// with oldest the oldest ones (the first unit so taken always: its match
+// line, and the context lines nearest to it that fit), and returns how
+// many it kept and their lines' seqs, oldest first. r.mu must be held.
+func (r *ring) fitUnits(pick []unit, b *budget, oldest bool) (int, []uint64) {
 	taken := map[uint64]bool{}
 	size := func(s uint64) int {
 		e, _ := r.entryLocked(s)
 		return e.n
 	}
 	keep := 0
-	for i := len(pick) - 1; i >= 0; i-- {
+	for k := range pick {
+		i := len(pick) - 1 - k
+		if oldest {
+			i = k
+		}
 		u := pick[i]
 		if keep == 0 {
 			// The newest unit: its line first, then context by distance.

@@ -30,7 +30,9 @@ type StatusOptions struct {
 	// MaxBytes, when not zero, bounds the bytes of line text (raw bytes,
 	// after LineBytes cuts) in the report: lines that do not fit are left
 	// out oldest first and counted in Page.Skipped; the newest line always
-	// fits (it is cut to MaxBytes). Zero means no bound.
+	// fits (it is cut to MaxBytes). With Head, the other way round: the
+	// newest are left out, counted in Page.More, Page.Next is the last
+	// one shown, and the oldest line always fits. Zero means no bound.
 	MaxBytes int
 	// LineBytes, when not zero, bounds one line's text: a longer line is
 	// cut in the middle, keeping its head and its tail (Line.Cut and

@@ -2,7 +2,6 @@ package serve
 
 import (
 	"fmt"
-	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -69,26 +68,31 @@ type rendered struct {
 	shown []uint64
 }
 
-// render words v within v.budget: it works out from sizes which of the
-// oldest lines to leave out, then writes the text once. The text and the
-// structured content's JSON each fit the budget (ARCHITECTURE.md §5).
+// pageCut is what a result leaves out of the page the core read: older
+// units (skipped), newer ones (more, after a head read's cursor next).
+type pageCut struct{ skipped, more, next uint64 }
+
+// render words v within v.budget: it works out from sizes which lines to
+// leave out (the oldest; with head, the newest), then writes the text
+// once. The text and the structured content's JSON each fit the budget
+// (ARCHITECTURE.md §5).
 func render(v view) rendered {
 	p := v.rep.Page
 	top := strings.Join(v.topLines(), "\n")
 	lines := v.lines(p.Lines, false)
 	partial := v.lines(p.Partial, true)
-	skipped := p.Skipped
+	cut := pageCut{skipped: p.Skipped, more: p.More, next: p.Next}
 	notes, briefs := noteText(v.notes, v.now, v.budget/4)
 	if notes != "" {
 		notes = "\n\n" + notes
 	}
 	for {
-		calls, trailer := v.trailer(skipped, lines)
+		calls, trailer := v.trailer(cut, lines)
 		size := len(top) + linesSize(lines, v.grep != "") + linesSize(partial, false) + len(notes)
 		for _, t := range trailer {
 			size += 1 + len(t)
 		}
-		out := v.structured(nil, partial, skipped, calls, briefs, len(v.notes)-len(briefs))
+		out := v.structured(nil, partial, cut, calls, briefs, len(v.notes)-len(briefs))
 		js := jsonSize(out) + linesJSON(lines)
 		if size <= v.budget && js <= v.budget || len(lines)+len(partial) == 0 {
 			text := joinText(top, lines, partial, trailer, v.grep != "", size) + notes
@@ -99,18 +103,16 @@ func render(v view) rendered {
 			}
 			return rendered{text: text, out: out, shown: seqs}
 		}
-		if len(lines) == 0 {
-			partial = nil
+		if len(lines) == 0 || v.rep.Read.Head && len(partial) > 0 {
+			partial = nil // the open lines are the newest
 			continue
 		}
-		// Leave out the oldest lines, enough of them for the text and the
-		// JSON to fit (a grep leaves out whole matches with the context
-		// lines that were there for them alone); the next round checks.
+		// Leave out lines, enough of them for the text and the JSON to
+		// fit (a grep leaves out whole matches with the context lines that
+		// were there for them alone); the next round checks.
 		for over, jover := size-v.budget, js-v.budget; (over > 0 || jover > 0) && len(lines) > 0; {
 			before, jbefore := linesSize(lines, v.grep != ""), linesJSON(lines)
-			var dropped int
-			lines, dropped = v.dropOldest(lines)
-			skipped += uint64(dropped)
+			lines = v.drop(lines, &cut)
 			over -= before - linesSize(lines, v.grep != "")
 			jover -= jbefore - linesJSON(lines)
 		}
@@ -232,52 +234,37 @@ func lineBody(l model.Line) string {
 	return s
 }
 
-// dropOldest leaves out the oldest line of ls, or with grep the oldest
-// match and the context lines no kept match needs; it returns the lines
-// kept and how many units (lines, or matches) it left out.
-func (v view) dropOldest(ls []shownLine) ([]shownLine, int) {
-	if v.grep == "" {
-		return ls[1:], 1
-	}
-	i := slices.IndexFunc(ls, func(l shownLine) bool { return l.match })
-	if i < 0 {
-		return nil, 0
-	}
-	ls = ls[i+1:]
-	c := uint64(v.context)
-	needed := func(l shownLine) bool {
-		for _, m := range ls {
-			if m.match && l.l.Seq+c >= m.l.Seq && l.l.Seq <= m.l.Seq+c {
-				return true
-			}
-		}
-		return false
-	}
-	for len(ls) > 0 && !ls[0].match && !needed(ls[0]) {
-		ls = ls[1:]
-	}
-	return ls, 1
-}
-
-// trailer is what ends the result: the calls that read what was left out,
-// the cursor to read on, or "(no output)".
-func (v view) trailer(skipped uint64, lines []shownLine) (calls []string, out []string) {
+// trailer is what ends the result: the calls that read what was left out
+// (each the next range, not overlapping what this result shows), the
+// cursor to read on, or "(no output)".
+func (v view) trailer(cut pageCut, lines []shownLine) (calls []string, out []string) {
 	s, p, info := v.rep.Job, v.rep.Page, v.rep.Read
 	one, many := "line", "lines"
 	if v.grep != "" {
 		one, many = "match", "matches"
 	}
-	if skipped > 0 {
-		call := v.call(info.From, int(min(skipped, model.MaxStatusLines)))
+	if cut.skipped > 0 {
+		call := v.call(info.From, int(min(cut.skipped, model.MaxStatusLines)))
 		calls = append(calls, call)
-		out = append(out, fmt.Sprintf("[… %s not shown (earlier): %s]", count(int(skipped), one, many), call))
+		out = append(out, fmt.Sprintf("[… %s not shown (earlier): %s]", count(int(cut.skipped), one, many), call))
 	}
-	if p.More > 0 {
-		call := v.call(p.Next, max(v.head, 1))
+	if cut.more > 0 {
+		// The rest of the range asked for, or past it the next as many.
+		shown := 0
+		for _, l := range lines {
+			if l.match {
+				shown++
+			}
+		}
+		head := v.head - shown
+		if head <= 0 {
+			head = v.head
+		}
+		call := v.call(cut.next, max(head, 1))
 		calls = append(calls, call)
-		out = append(out, fmt.Sprintf("[… %s more: %s]", count(int(p.More), one, many), call))
+		out = append(out, fmt.Sprintf("[… %s more: %s]", count(int(cut.more), one, many), call))
 	}
-	if len(lines) == 0 && len(p.Partial) == 0 && skipped == 0 && v.grep == "" {
+	if len(lines) == 0 && len(p.Partial) == 0 && cut.skipped == 0 && v.grep == "" {
 		switch {
 		case v.kill && p.Last > 0:
 			out = append(out, "(no new output)")
@@ -285,8 +272,8 @@ func (v view) trailer(skipped uint64, lines []shownLine) (calls []string, out []
 			out = append(out, "(no output)")
 		}
 	}
-	if p.More == 0 && s.Live() {
-		next := v.call(p.Next, 0)
+	if cut.more == 0 && s.Live() {
+		next := v.call(cut.next, 0)
 		calls = append(calls, next)
 		out = append(out, "[next: "+next+"]")
 	}

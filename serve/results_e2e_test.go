@@ -3,13 +3,17 @@
 package serve
 
 import (
+	"encoding/json"
 	"os"
+	"regexp"
+	"slices"
 	"strings"
 	"testing"
 	"time"
 	"unicode/utf8"
 
 	"github.com/jobdeck/jobdeck/model"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
 // hugeCommand is a command of almost 1 MiB (the most a start takes) that
@@ -104,4 +108,87 @@ func TestEndToEndNotesSinceConnect(t *testing.T) {
 	second.Close()
 	waitExit(t, cmd1, 30*time.Second)
 	waitExit(t, cmd2, 30*time.Second)
+}
+
+// pageCall is the call of a result's hint matching re, decoded (nil: none).
+func pageCall(t *testing.T, re *regexp.Regexp, text string) map[string]any {
+	t.Helper()
+	m := re.FindStringSubmatch(text)
+	if m == nil {
+		return nil
+	}
+	var args map[string]any
+	if err := json.Unmarshal([]byte(strings.TrimPrefix(m[1], "job_status ")), &args); err != nil {
+		t.Fatal(err)
+	}
+	return args
+}
+
+var (
+	moreHint    = regexp.MustCompile(`\[… \d+ lines more: (job_status \{[^]]*\})\]`)
+	earlierHint = regexp.MustCompile(`\[… \d+ lines not shown \(earlier\): (job_status \{[^]]*\})\]`)
+)
+
+// readPages reads job 0 with args, then with each more hint, until there
+// is none or it would read past stop; it returns how many times each seq
+// was shown and the calls made.
+func readPages(t *testing.T, cs *mcp.ClientSession, args map[string]any, stop float64) (map[uint64]int, []int) {
+	t.Helper()
+	seen := map[uint64]int{}
+	var pages []int
+	for args != nil && len(pages) < 100 {
+		if since, _ := args["since"].(float64); since >= stop {
+			break
+		}
+		res, text := ok(t, cs, toolStatus, args)
+		var r Report
+		structured(t, res, &r)
+		checkResultBudget(t, "a page", res, model.DefaultResultBytes)
+		for _, l := range r.Lines {
+			seen[l.Seq]++
+		}
+		pages = append(pages, len(r.Lines))
+		args = pageCall(t, moreHint, text)
+	}
+	return seen, pages
+}
+
+// TestEndToEndHeadPages (tester 2, item 3): a head read within a byte
+// budget showed the newest lines of its range, and the hints overlapped,
+// so reading 2000 lines took 21 calls. A head read shows the first lines,
+// and each hint reads the next range: every line once, in ceil(2000 /
+// page) calls.
+func TestEndToEndHeadPages(t *testing.T) {
+	t.Parallel()
+	cs, cmd := startServe(t, &recorder{}, os.Stderr)
+	defer func() { cs.Close(); waitExit(t, cmd, 30*time.Second) }()
+	ok(t, cs, toolBackground, map[string]any{"command": `for i in $(seq 1 2000); do printf 'L%04d %0195d\n' $i 0; done`, "name": "pages", "wait": 60})
+	seen, pages := readPages(t, cs, map[string]any{"id": 0, "head": 2000}, 2000)
+	if len(seen) != 2000 || seen[1] != 1 || seen[2000] != 1 {
+		t.Errorf("head pages showed %d of 2000 lines (line 1: %d times, 2000: %d times)", len(seen), seen[1], seen[2000])
+	}
+	for s, n := range seen {
+		if n != 1 {
+			t.Errorf("line %d shown %d times", s, n)
+		}
+	}
+	page := slices.Min(pages[:max(len(pages)-1, 1)])
+	if want := (2000 + page - 1) / page; len(pages) > want {
+		t.Errorf("%d calls of %v lines; want %d", len(pages), pages, want)
+	}
+	// From a tail read: the earlier lines, each once, up to the tail.
+	res, text := ok(t, cs, toolStatus, map[string]any{"id": 0})
+	var r Report
+	structured(t, res, &r)
+	first := r.Lines[0].Seq
+	seen, pages = readPages(t, cs, pageCall(t, earlierHint, text), float64(first-1))
+	if uint64(len(seen)) != first-1 || seen[1] != 1 || seen[first-1] != 1 {
+		t.Errorf("the earlier pages showed %d of the %d lines before the tail", len(seen), first-1)
+	}
+	for s, n := range seen {
+		if n != 1 || s >= first {
+			t.Errorf("line %d shown %d times (the tail starts at %d)", s, n, first)
+		}
+	}
+	t.Logf("pages: %v", pages)
 }

@@ -12,7 +12,7 @@ import (
 // structured is the structured content of a rendered report.
 // notes are the finished-job notes the text shows, and notesLeft counts
 // those it only counts.
-func (v view) structured(lines, partial []shownLine, skipped uint64, calls []string, notes []Brief, notesLeft int) *Report {
+func (v view) structured(lines, partial []shownLine, cut pageCut, calls []string, notes []Brief, notesLeft int) *Report {
 	snap, p := v.rep.Job, v.rep.Page
 	code, sig := exitFields(snap)
 	out := &Report{
@@ -20,8 +20,8 @@ func (v view) structured(lines, partial []shownLine, skipped uint64, calls []str
 		Status: plainString(snap.Status()), PID: snap.PID, Owner: plainString(snap.Owner),
 		ExitCode: code, Signal: sig, StillRunning: snap.Remaining,
 		ElapsedSeconds: roundSeconds(snap.Elapsed(v.now)), Error: plainString(snap.Err),
-		Lines: structLines(lines), Next: p.Next, Last: p.Last, Dropped: p.Dropped,
-		Skipped: skipped, More: p.More, Calls: calls,
+		Lines: structLines(lines), Next: cut.next, Last: p.Last, Dropped: p.Dropped,
+		Skipped: cut.skipped, More: cut.more, Calls: calls,
 	}
 	if v.full {
 		out.Command, out.CommandBytes = cutCommand(snap.Command, maxFullCommand)
