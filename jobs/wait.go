@@ -9,7 +9,7 @@ import (
 	"github.com/jobdeck/jobdeck/model"
 )
 
-// wait blocks until d passes, ctx ends, the job is done (its whole tree
+// wait blocks until d passes, ctx ends (model.WaitCancelled), the job is done (its whole tree
 // gone and its output read), or with until, a line after cursor (or an
 // open line) matches; where several match, the newest is the match.
 func (j *job) wait(ctx context.Context, d time.Duration, until *regexp.Regexp, cursor uint64) *model.WaitResult {
@@ -51,7 +51,7 @@ func (j *job) wait(ctx context.Context, d time.Duration, until *regexp.Regexp, c
 		case <-timer.C:
 			return res(model.WaitTimeout, nil)
 		case <-ctx.Done():
-			return res(model.WaitTimeout, nil)
+			return res(model.WaitCancelled, nil)
 		}
 	}
 }
@@ -63,7 +63,7 @@ func (j *job) wait(ctx context.Context, d time.Duration, until *regexp.Regexp, c
 // jobs' lines count). The result's Job names the job; the list is every
 // job's snapshot when the wait ended. With no job live and no line
 // matching it returns at once with model.WaitIdle. When ctx ends first it
-// returns model.WaitTimeout. Errors wrap ErrBadRequest as an
+// returns model.WaitCancelled. Errors wrap ErrBadRequest as an
 // *model.InputError (wait, until).
 func (t *Table) WaitAny(ctx context.Context, opts model.AnyOptions) (model.WaitResult, []model.Snapshot, error) {
 	if err := model.CheckWait(opts.Wait); err != nil {
@@ -128,7 +128,7 @@ func (t *Table) WaitAny(ctx context.Context, opts model.AnyOptions) (model.WaitR
 		case <-timer.C:
 			return done(model.WaitTimeout, -1, nil)
 		case <-ctx.Done():
-			return done(model.WaitTimeout, -1, nil)
+			return done(model.WaitCancelled, -1, nil)
 		}
 	}
 }

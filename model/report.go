@@ -120,9 +120,12 @@ const (
 	// WaitIdle: a wait on every job (WaitAny) found nothing that could end
 	// it: no job is live, and none can match any more.
 	WaitIdle
+	// WaitCancelled: the request ended first (its context: the client
+	// cancelled it, or the server is stopping; the edge knows which).
+	WaitCancelled
 )
 
-// String returns matched, ended, timeout or idle.
+// String returns matched, ended, timeout, idle or cancelled.
 func (r WaitReason) String() string {
 	switch r {
 	case WaitMatched:
@@ -133,6 +136,8 @@ func (r WaitReason) String() string {
 		return "timeout"
 	case WaitIdle:
 		return "idle"
+	case WaitCancelled:
+		return "cancelled"
 	}
 	return "unknown"
 }

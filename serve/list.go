@@ -82,7 +82,7 @@ func (s *server) waitAny(ctx context.Context, req *mcp.CallToolRequest, in Statu
 		}
 		now = s.opts.now()
 	}
-	ww := waitWords{until: in.Until, now: now}
+	ww := waitWords{until: in.Until, now: now, ending: s.ending()}
 	for _, snap := range list {
 		if snap.ID == w.Job {
 			ww.job = "job " + plainString(snap.Label())

@@ -85,7 +85,9 @@ type Line struct {
 
 // Wait says how a wait ended.
 type Wait struct {
-	// Reason is matched, ended, timeout or idle (no job could end it).
+	// Reason is matched, ended, timeout, idle (no job could end it) or
+	// cancelled (the client cancelled the call, or the session is ending:
+	// the text says which).
 	Reason        string  `json:"reason"`
 	WaitedSeconds float64 `json:"waited_seconds"`
 	// Job is the job the wait ended on (waits on any job).

@@ -47,18 +47,30 @@ type StreamOptions struct {
 // RunStream is RunStdio with per-session settings: a jobdeck session runs
 // one on each agent's relayed connection.
 func RunStream(ctx context.Context, core Core, in io.Reader, out io.Writer, opts StreamOptions) error {
-	waits, cutWaits := context.WithCancel(ctx)
-	defer cutWaits()
+	waits, cut := context.WithCancelCause(ctx)
+	defer cut(errStopping)
 	s := newServer(core, options{life: waits, onClient: opts.OnClient})
-	return s.serveLines(ctx, cutWaits, in, out)
+	return s.serveLines(ctx, func() { cut(errStopping) }, in, out, func() { cut(errInputEnded) })
 }
 
+// Why the handlers' waits end early (the cause of options.life), as a
+// wait's note says it.
+var (
+	errStopping   = errors.New("the session is ending")
+	errInputEnded = errors.New("the session is ending (the client's input ended)")
+)
+
 // serveLines runs one MCP session of s over in and out; cutWaits ends the
-// handlers' waits (options.life).
-func (s *server) serveLines(ctx context.Context, cutWaits func(), in io.Reader, out io.Writer) error {
+// handlers' waits (options.life) when ctx ends, inputEnded (nil: the
+// same) when the input ended and the calls still running are cut short.
+func (s *server) serveLines(ctx context.Context, cutWaits func(), in io.Reader, out io.Writer, inputEnded ...func()) error {
 	f := newLineFilter(out)
 	pr, pw := io.Pipe()
-	go f.copy(ctx, in, pw, cutWaits)
+	cutDrain := cutWaits
+	if len(inputEnded) > 0 {
+		cutDrain = inputEnded[0]
+	}
+	go f.copy(ctx, in, pw, cutDrain)
 	ss, err := s.mcp.Connect(ctx, &mcp.IOTransport{Reader: pr, Writer: sdkWriter{f}, MaxLineLength: -1}, nil)
 	if err != nil {
 		pr.Close()

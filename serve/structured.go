@@ -63,7 +63,7 @@ func structLine(l shownLine) Line {
 // structWait converts a wait's outcome; anyJob names its job.
 func structWait(w *model.WaitResult, shown bool, now time.Time, anyJob bool) *Wait {
 	out := &Wait{Reason: w.Reason.String(), WaitedSeconds: roundSeconds(w.Waited), Shown: shown}
-	if anyJob && w.Job >= 0 && w.Reason != model.WaitTimeout && w.Reason != model.WaitIdle {
+	if anyJob && w.Job >= 0 && w.Reason != model.WaitTimeout && w.Reason != model.WaitIdle && w.Reason != model.WaitCancelled {
 		id := int(w.Job)
 		out.Job = &id
 	}

@@ -105,11 +105,15 @@ type waitWords struct {
 	after    uint64
 	hasAfter bool
 	now      time.Time
+	// ending is why the server cut a cancelled wait short ("the session
+	// is ending"); "" when the client cancelled it.
+	ending string
 }
 
 // waitNote says how a wait ended: "wait: matched line 4 after 1.2s
 // (printed 300ms ago): ready", "wait: job 2 (tests) ended after 12s",
-// "wait: timed out after 5s".
+// "wait: timed out after 5s", "wait: cancelled by the client after 2s",
+// "wait: cut short after 30s: the session is ending".
 func waitNote(w *model.WaitResult, ww waitWords) string {
 	waited := "after " + w.Waited.Round(100*time.Millisecond).String()
 	if w.Waited < 50*time.Millisecond {
@@ -143,6 +147,11 @@ func waitNote(w *model.WaitResult, ww waitWords) string {
 			who = "the job "
 		}
 		return fmt.Sprintf("wait: %sended %s", who, waited)
+	case model.WaitCancelled:
+		if ww.ending != "" {
+			return fmt.Sprintf("wait: cut short %s: %s", waited, ww.ending)
+		}
+		return "wait: cancelled by the client " + waited
 	case model.WaitIdle:
 		if ww.until != "" {
 			return "wait: no job is running and no line of any job matches " + quotePattern(ww.until)

@@ -168,7 +168,7 @@ func (s *server) report(ctx context.Context, req *mcp.CallToolRequest, tool stri
 	if err != nil {
 		return nil, nil, coreFail(tool, err)
 	}
-	v.ww = waitWords{until: until, after: opts.After, hasAfter: opts.HasAfter || opts.HasSince}
+	v.ww = waitWords{until: until, after: opts.After, hasAfter: opts.HasAfter || opts.HasSince, ending: s.ending()}
 	if opts.HasSince && !opts.HasAfter {
 		v.ww.after = opts.Since
 	}
@@ -320,6 +320,18 @@ func (s *server) finish(req *mcp.CallToolRequest, v view) (*mcp.CallToolResult, 
 // textResult is a result whose content is text.
 func textResult(text string) *mcp.CallToolResult {
 	return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: text}}}
+}
+
+// ending is why the server ends its handlers' waits, once it does ("the
+// session is ending"), else "".
+func (s *server) ending() string {
+	if s.opts.life.Err() == nil {
+		return ""
+	}
+	if c := context.Cause(s.opts.life); errors.Is(c, errInputEnded) || errors.Is(c, errStopping) {
+		return c.Error()
+	}
+	return errStopping.Error()
 }
 
 // handlerContext is ctx, also cancelled when the server stops.

@@ -135,6 +135,8 @@ func WaitNote(w *model.WaitResult) string {
 		return fmt.Sprintf("wait: a line matched after %v: %s", waited, text)
 	case model.WaitEnded:
 		return fmt.Sprintf("wait: the job ended after %v", waited)
+	case model.WaitCancelled:
+		return fmt.Sprintf("wait: cancelled after %v", waited)
 	}
 	return fmt.Sprintf("wait: timed out after %v", waited)
 }
