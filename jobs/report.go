@@ -108,7 +108,14 @@ func (r *ring) selectLines(spec readSpec) (model.Page, model.ReadInfo) {
 		info.ByBytes = uint64(len(pick) - keep)
 		pick = pick[len(pick)-keep:]
 	}
-	p.Lines = r.copyLines(lines, budget.line)
+	var around map[uint64]bool // grep matches: cut around the match
+	if spec.grep != nil {
+		around = map[uint64]bool{}
+		for _, u := range pick {
+			around[u.seq] = true
+		}
+	}
+	p.Lines = r.copyLines(lines, budget.line, spec.grep, around)
 	p.Partial = partial
 	switch {
 	case p.More > 0 && len(pick) > 0:
@@ -238,9 +245,10 @@ func (r *ring) fitUnits(pick []unit, b *budget, oldest bool) (int, []uint64) {
 	return keep, seqs
 }
 
-// copyLines copies the held lines seqs, oldest first, cut to lineBytes.
-// r.mu must be held.
-func (r *ring) copyLines(seqs []uint64, lineBytes int) []model.Line {
+// copyLines copies the held lines seqs, oldest first, cut to lineBytes;
+// a line in around is cut around its first match of re instead, so that
+// the match stays in view. r.mu must be held.
+func (r *ring) copyLines(seqs []uint64, lineBytes int, re *regexp.Regexp, around map[uint64]bool) []model.Line {
 	var out []model.Line
 	for _, s := range seqs {
 		e, ok := r.entryLocked(s)
@@ -248,7 +256,11 @@ func (r *ring) copyLines(seqs []uint64, lineBytes int) []model.Line {
 			continue
 		}
 		l := lineOf(e)
-		cutCopy(&l, r.textLocked(e), lineBytes)
+		if around[s] {
+			cutAround(&l, r.textLocked(e), lineBytes, re)
+		} else {
+			cutCopy(&l, r.textLocked(e), lineBytes)
+		}
 		out = append(out, l)
 	}
 	return out

@@ -165,3 +165,40 @@ func cutCopy(l *model.Line, text []byte, lineBytes int) {
 
 // utf8RuneStart reports whether b can start a UTF-8 sequence.
 func utf8RuneStart(b byte) bool { return b&0xC0 != 0x80 }
+
+// cutAround is cutCopy for a line re matched: when the middle cut would
+// hide the match (its first, in the raw bytes or, through escapes, the
+// plain text's match found in them), it keeps a quarter of lineBytes of
+// the head, cuts to a window around the match (Line.Cut, Line.CutAt) and
+// cuts the rest of the line from the end (counted in Line.Dropped).
+func cutAround(l *model.Line, text []byte, lineBytes int, re *regexp.Regexp) {
+	if lineBytes <= 0 || len(text) <= lineBytes || re == nil {
+		cutCopy(l, text, lineBytes)
+		return
+	}
+	loc := re.FindIndex(text)
+	if loc == nil {
+		if m := re.Find(sanitize.AppendPlain(nil, text)); len(m) > 0 {
+			if i := bytes.Index(text, m); i >= 0 {
+				loc = []int{i, i + len(m)}
+			}
+		}
+	}
+	half := runeStart(text, lineBytes/2)
+	if loc == nil || loc[1] <= half || loc[0] >= len(text)-(lineBytes-half) {
+		cutCopy(l, text, lineBytes) // the match is in the head or tail kept
+		return
+	}
+	head := runeStart(text, lineBytes/4)
+	w := lineBytes - head
+	ws := max(head, min(loc[0]-max(w-(loc[1]-loc[0]), 0)/2, len(text)-w))
+	for ws < len(text) && !utf8RuneStart(text[ws]) {
+		ws++
+	}
+	we := runeStart(text, min(len(text), ws+w))
+	l.Text = make([]byte, 0, head+we-ws)
+	l.Text = append(append(l.Text, text[:head]...), text[ws:we]...)
+	l.CutAt = head
+	l.Cut = int64(ws - head)
+	l.Dropped += int64(len(text) - we)
+}

@@ -192,3 +192,30 @@ func TestEndToEndHeadPages(t *testing.T) {
 	}
 	t.Logf("pages: %v", pages)
 }
+
+// TestEndToEndGrepLongLine (tester 2, item 5): a long matching line cut to
+// the line budget in the middle hid its match. It is cut around the match.
+func TestEndToEndGrepLongLine(t *testing.T) {
+	t.Parallel()
+	cs, cmd := startServe(t, &recorder{}, os.Stderr)
+	defer func() { cs.Close(); waitExit(t, cmd, 30*time.Second) }()
+	// 20,000 bytes: the match in the middle, 8 KiB from either end (the
+	// ring keeps 16 KiB of it, the result's line budget 1 KiB).
+	ok(t, cs, toolBackground, map[string]any{"command": `head -c 8000 /dev/zero | tr '\0' a; printf 'ERROR: disk full'; head -c 12000 /dev/zero | tr '\0' z; echo; echo short ERROR line`, "wait": 30})
+	res, text := ok(t, cs, toolStatus, map[string]any{"id": 0, "grep": "ERROR: disk"})
+	var r Report
+	structured(t, res, &r)
+	if len(r.Lines) != 1 || !strings.Contains(r.Lines[0].Text, "ERROR: disk full") || !strings.Contains(text, "aaa [… ") || !strings.Contains(text, "ERROR: disk fullzzz") {
+		t.Fatalf("the match is not in view:\n%s", text)
+	}
+	// 1 KiB of the line is kept, head and window; the rest is counted.
+	if n := len(r.Lines[0].Text); n > 1100 || r.Lines[0].Cut != 20016-1024 {
+		t.Errorf("a line of %d bytes with %d cut; want 1 KiB kept of 20016", n, r.Lines[0].Cut)
+	}
+	// Negative control: a line within the budget is whole, and a match
+	// near the start keeps the middle cut.
+	_, text = ok(t, cs, toolStatus, map[string]any{"id": 0, "grep": "short"})
+	if !strings.Contains(text, "2: > short ERROR line") {
+		t.Errorf("a short match:\n%s", text)
+	}
+}
