@@ -32,6 +32,7 @@ type overlay struct {
 	title string
 	lines []string
 	top   int          // index of the first line shown
+	sub   int          // with wrap: rows of line top scrolled past (wrap.go)
 	job   *model.JobID // the job of a /job-status report (kept current); nil for help
 	wrap  bool         // long lines wrap onto more rows (w)
 }
@@ -46,12 +47,6 @@ func newOverlay(title, text string) *overlay {
 func (m *Model) reportOverlay(r model.Report) *overlay {
 	id := r.Job.ID
 	return &overlay{title: "job-status " + r.Job.Label(), lines: present.Report(r, m.owner, m.shownNow()), job: &id}
-}
-
-// scroll moves the overlay's first line by d, within what the overlay
-// drawn in area a can show.
-func (o *overlay) scroll(d int, a rect) {
-	o.top = clamp(o.top+d, 0, o.maxTop(a))
 }
 
 // renderOverlay draws o into r. Its lines are plain text (reports never
@@ -74,7 +69,7 @@ func (m *Model) renderOverlay(o *overlay, r rect) []string {
 		out = append(out, m.st.paint.borderFL+cell+m.st.paint.borderFoc)
 	}
 	note := "Esc closes"
-	if o.maxTop(r) > 0 {
+	if o.scrollable(r) {
 		note = "PgUp/PgDn scroll · Esc closes"
 	}
 	if o.wrap {

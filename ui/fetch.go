@@ -296,7 +296,7 @@ func (m *Model) onFetched(msg fetchedMsg) tea.Cmd {
 		if o, r := m.overlay, msg.report; o != nil && r != nil && o.job != nil && *o.job == r.Job.ID {
 			// Same report, newer: keep the reader's place.
 			n := m.reportOverlay(*r)
-			n.top, n.wrap = o.top, o.wrap
+			n.top, n.sub, n.wrap = o.top, o.sub, o.wrap
 			m.overlay = n
 		}
 	}

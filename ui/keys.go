@@ -207,11 +207,12 @@ func (m *Model) onOverlayKey(msg tea.KeyPressMsg) {
 	case key.Matches(msg, k.Down, k.HistoryNext):
 		o.scroll(1, a)
 	case key.Matches(msg, k.Top):
-		o.scroll(-len(o.lines), a)
+		o.top, o.sub = 0, 0
 	case key.Matches(msg, k.Bottom):
-		o.scroll(len(o.lines), a)
+		o.top, o.sub = len(o.lines), 0
+		o.scroll(0, a) // the last place it scrolls to
 	case key.Matches(msg, k.Wrap):
-		o.wrap = !o.wrap
+		o.wrap, o.sub = !o.wrap, 0
 		o.scroll(0, a)
 	}
 }

@@ -154,7 +154,7 @@ func (m *Model) landOn(dir searchDir, from uint64) {
 func (m *Model) showMatch() {
 	s := m.search
 	if s.overlay {
-		m.overlay.top = max(int(s.cur)-1-2, 0)
+		m.overlay.top, m.overlay.sub = max(int(s.cur)-1-2, 0), 0
 		m.overlay.scroll(0, m.layout().panes)
 		return
 	}
@@ -184,7 +184,7 @@ func (m *Model) endSearch() {
 	case s == nil:
 	case s.overlay:
 		if m.overlay != nil {
-			m.overlay.top = int(s.was)
+			m.overlay.top, m.overlay.sub = int(s.was), 0
 		}
 	case s.wasPaused:
 		m.scroll[s.job] = s.was

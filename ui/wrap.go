@@ -164,38 +164,99 @@ func (o *overlay) rowsOf(line string, w int) int {
 	if !o.wrap {
 		return 1
 	}
-	return max((ansi.StringWidth(styledLine([]byte(line), true))+w-1)/w, 1)
+	return len(wrapStyled(styledLine([]byte(line), true), w))
 }
 
-// maxTop is the last first line the overlay drawn in r scrolls to: the one
-// from which its last line is on the last row.
+// maxTop is the last first line the overlay drawn in r scrolls to without
+// wrap: the one from which its last line is on the last row.
 func (o *overlay) maxTop(r rect) int {
-	rows, w := max(r.h-2, 1), overlayText(r)
-	if !o.wrap {
-		return max(len(o.lines)-rows, 0)
-	}
-	n := 0
-	for i := len(o.lines) - 1; i >= 0; i-- {
-		if n += o.rowsOf(o.lines[i], w); n > rows {
-			return i + 1
+	return max(len(o.lines)-max(r.h-2, 1), 0)
+}
+
+// A wrapped overlay scrolls by rows, not lines, so that a line taller
+// than the overlay (a long command in a report) can be read to its end:
+// top is the first line shown and sub the rows of it scrolled past.
+
+// rowIndex returns, with wrap at text width w, the row the overlay starts
+// at and the rows of all its lines.
+func (o *overlay) rowIndex(w int) (pos, total int) {
+	for i, l := range o.lines {
+		n := o.rowsOf(l, w)
+		switch {
+		case i < o.top:
+			pos += n
+		case i == o.top:
+			pos += min(o.sub, n-1)
 		}
+		total += n
 	}
-	return 0
+	return pos, total
+}
+
+// at returns the line and its row of wrapped row pos (text width w).
+func (o *overlay) at(pos, w int) (top, sub int) {
+	for i, l := range o.lines {
+		n := o.rowsOf(l, w)
+		if pos < n {
+			return i, pos
+		}
+		pos -= n
+	}
+	return max(len(o.lines)-1, 0), 0
+}
+
+// position returns where the overlay drawn in r starts: its first line
+// and, with wrap, the rows of it scrolled past; never past the place
+// from which its last row is on the last one.
+func (o *overlay) position(r rect) (top, sub int) {
+	if !o.wrap {
+		return clamp(o.top, 0, o.maxTop(r)), 0
+	}
+	rows, w := max(r.h-2, 1), overlayText(r)
+	pos, total := o.rowIndex(w)
+	return o.at(clamp(pos, 0, max(total-rows, 0)), w)
+}
+
+// scrollable reports whether the overlay drawn in r has more rows than
+// it shows.
+func (o *overlay) scrollable(r rect) bool {
+	if !o.wrap {
+		return o.maxTop(r) > 0
+	}
+	_, total := o.rowIndex(overlayText(r))
+	return total > max(r.h-2, 1)
+}
+
+// scroll moves the overlay by d lines (by d rows with wrap), within what
+// the overlay drawn in area a can show.
+func (o *overlay) scroll(d int, a rect) {
+	if !o.wrap {
+		o.top, o.sub = clamp(o.top+d, 0, o.maxTop(a)), 0
+		return
+	}
+	rows, w := max(a.h-2, 1), overlayText(a)
+	pos, total := o.rowIndex(w)
+	o.top, o.sub = o.at(clamp(pos+d, 0, max(total-rows, 0)), w)
 }
 
 // cells draws the overlay's body in r: r.h-2 cells of r.w-2 cells each,
-// from its first line on (its lines are plain text, reports never hold
+// from its position on (its lines are plain text, reports never hold
 // escapes, but they may hold tabs).
 func (o *overlay) cells(r rect, hl paneHL) []string {
 	rows, inner, w := r.h-2, r.w-2, overlayText(r)
 	cells := make([]string, 0, rows)
-	for j := clamp(o.top, 0, o.maxTop(r)); j < len(o.lines) && len(cells) < rows; j++ {
+	top, sub := o.position(r)
+	for j := top; j < len(o.lines) && len(cells) < rows; j++ {
 		text := hl.mark(styledLine([]byte(o.lines[j]), true), uint64(j+1))
 		if !o.wrap {
 			cells = append(cells, fit(" "+text, inner))
 			continue
 		}
-		for _, part := range wrapStyled(text, w) {
+		parts := wrapStyled(text, w)
+		if j == top {
+			parts = parts[min(sub, len(parts)-1):]
+		}
+		for _, part := range parts {
 			if len(cells) < rows {
 				cells = append(cells, fit(" "+part, inner))
 			}

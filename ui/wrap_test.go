@@ -165,3 +165,32 @@ func TestCutLineMarker(t *testing.T) {
 		t.Fatalf("the wrapped cut line should end with its marker:\n%s", s)
 	}
 }
+
+// TestOverlayTallLine: a wrapped overlay whose line is taller than the
+// overlay (a long command in /job-status) scrolls within that line, row
+// by row, to its end; it used to show only the line's first rows.
+func TestOverlayTallLine(t *testing.T) {
+	t.Parallel()
+	c := newFakeCore(fixedNow)
+	cmd := "echo START " + strings.Repeat("word ", 600) + "THE-END"
+	c.add(model.Snapshot{Command: cmd, State: model.StateRunning, Started: t0, TTY: true}, 0)
+	h := newHarness(t, c, 80, 24, Options{})
+	h.press("/")
+	h.typeText("job-status 0")
+	h.press("enter", "w")
+	if h.m.overlay == nil || !h.m.overlay.wrap {
+		t.Fatal("no wrapped overlay")
+	}
+	h.press("end")
+	if s := h.screen(); !strings.Contains(s, "THE-END") {
+		t.Fatalf("End in a wrapped overlay should reach the end of its tall line:\n%s", s)
+	}
+	h.press("home")
+	for range 200 {
+		if strings.Contains(h.screen(), "THE-END") {
+			return
+		}
+		h.press("down")
+	}
+	t.Fatalf("↓ row by row never reached the end of the tall line:\n%s", h.screen())
+}
