@@ -66,7 +66,11 @@ func (m *Model) renderList(r rect) []string {
 		fullW = max(fullW, ansi.StringWidth(s.Status()))
 		shortW = max(shortW, ansi.StringWidth(present.ShortStatus(s)))
 	}
-	labelW = min(labelW, max(inner/4, 4))
+	// The label (ID, name, ports) is cut last: the command gives way
+	// first, down to listCmdMin cells; only then is the label cut, to no
+	// less than a quarter of the row.
+	room := inner - 2 - 1 - 1 - min(shortW, 7) - 1 - elapsedW - 1 - listCmdMin
+	labelW = min(labelW, max(room, inner/4, 4))
 	rest := inner - 2 - 1 - labelW - 1 - elapsedW - 1 - 1
 	statusW, short := fullW, false
 	if fullW > rest-12 {
@@ -94,6 +98,10 @@ func (m *Model) renderList(r rect) []string {
 	out = append(out, frameBottom(b, m.st.paint.borderS, "", r.w))
 	return out
 }
+
+// listCmdMin is the fewest cells the list keeps for a job's command before
+// it cuts the label (the ports of a named job).
+const listCmdMin = 6
 
 // listCols are the widths of the job list's columns.
 type listCols struct {

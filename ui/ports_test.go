@@ -100,3 +100,24 @@ func TestGoldenJobStatusDetails(t *testing.T) {
 		}
 	}
 }
+
+// TestListKeepsPorts: a named job's row in the list keeps its ports
+// whole (the command is cut first, down to listCmdMin cells); at 160
+// columns they were cut ("0 (web) :5173…").
+func TestListKeepsPorts(t *testing.T) {
+	t.Parallel()
+	for _, w := range []int{80, 160, 200} {
+		h := newHarness(t, portsCore(), w, 40, Options{})
+		l := h.m.layout().list
+		rows := strings.Split(h.screen(), "\n")[l.y : l.y+l.h]
+		list := ""
+		for _, r := range rows {
+			list += string([]rune(r)[l.x:min(l.x+l.w, len([]rune(r)))]) + "\n"
+		}
+		for _, want := range []string{"0 (web) :5173 :24678 ", "3 (api) :8080 "} {
+			if !strings.Contains(list, want) {
+				t.Errorf("%d columns: the list cuts %q:\n%s", w, want, list)
+			}
+		}
+	}
+}
