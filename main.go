@@ -64,7 +64,7 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	}
 	if !cfg.so.private {
 		return runShared(cfg.so, sharedMode{serve: cfg.serve, http: cfg.http, token: cfg.token, grace: cfg.grace,
-			graceSet: cfg.graceSet, launch: cfg.specs}, stdin, stdout, stderr)
+			graceSet: cfg.graceSet, launch: cfg.specs, from: cfg.from}, stdin, stdout, stderr)
 	}
 	return runPrivate(cfg, stdin, stdout, stderr)
 }
@@ -78,6 +78,7 @@ type config struct {
 	graceSet bool // --grace was given
 	so       *sessionOpts
 	specs    []model.Spec // the jobs the console starts at launch
+	from     []string     // where each came from (launchOpts.from)
 }
 
 // parseArgs reads and checks the command line. ok is false when jobdeck
@@ -140,7 +141,7 @@ func parseArgs(args []string, stdout, stderr io.Writer) (cfg config, code int, o
 		return fail(2, "%v", err)
 	}
 	return config{serve: *serveMode, http: *httpAddr, token: token, grace: grace,
-		graceSet: flagSet(fs, "grace"), so: so, specs: specs}, 0, true
+		graceSet: flagSet(fs, "grace"), so: so, specs: specs, from: lo.from}, 0, true
 }
 
 // usage is -h.

@@ -4,6 +4,7 @@ package main
 
 import (
 	"bytes"
+	"context"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -96,5 +97,33 @@ func TestVersionFlag(t *testing.T) {
 	out := strings.TrimSpace(stdout.String())
 	if !strings.HasPrefix(out, "jobdeck ") || len(out) <= len("jobdeck ") || strings.Contains(out, "\n") || stderr.Len() != 0 {
 		t.Errorf("--version printed %q (stderr %q); want one line \"jobdeck <version> [<revision>]\"", out, stderr.String())
+	}
+}
+
+// TestLaunchClash: before the console opens, a Procfile entry whose name
+// (any case) belongs to a running job of the session is refused with its
+// Procfile line and the job, and nothing starts; a finished job's name,
+// or a command given after --, is no clash.
+func TestLaunchClash(t *testing.T) {
+	t.Parallel()
+	specs, from, err := parseProcfileAt("Procfile", []byte("# dev\nweb: npm run dev\n\napi: go run ./cmd/api\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	specs = append(specs, model.Spec{Command: "make watch"})
+	from = append(from, "")
+	running := []model.Snapshot{
+		{ID: 0, Name: "WEB", State: model.StateRunning},
+		{ID: 1, Name: "api", State: model.StateExited, Exit: &model.Exit{}, Done: true},
+	}
+	list := func(context.Context) ([]model.Snapshot, error) { return running, nil }
+	err = launchClash(t.Context(), list, specs, from)
+	if err == nil || !strings.Contains(err.Error(), `Procfile:2: the name "web" belongs to running job 0 (WEB)`) ||
+		strings.Contains(err.Error(), "api") || !strings.Contains(err.Error(), "nothing was started") {
+		t.Fatalf("clash: %v", err)
+	}
+	running[0].State, running[0].Exit, running[0].Done = model.StateExited, &model.Exit{}, true
+	if err := launchClash(t.Context(), list, specs, from); err != nil {
+		t.Fatalf("finished jobs' names are free: %v", err)
 	}
 }

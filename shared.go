@@ -72,6 +72,7 @@ type sharedMode struct {
 	// this client's jobs too, not only of a session it starts.
 	graceSet bool
 	launch   []model.Spec // the jobs the console starts at launch
+	from     []string     // where each came from (launchOpts.from)
 }
 
 // runShared runs jobdeck as a client of the session of its worktree (or
@@ -107,7 +108,7 @@ func runShared(so *sessionOpts, m sharedMode, stdin io.Reader, stdout, stderr io
 	case m.serve:
 		err = session.Relay(ctx, opts, stdin, stdout)
 	default:
-		err = runAttachedConsole(ctx, opts, m.launch, stderr)
+		err = runAttachedConsole(ctx, opts, m.launch, m.from, stderr)
 	}
 	if err != nil {
 		fmt.Fprintf(stderr, "jobdeck: %v\n", err)
@@ -119,7 +120,7 @@ func runShared(so *sessionOpts, m sharedMode, stdin io.Reader, stdout, stderr io
 // runAttachedConsole runs the console on the session's core. The session
 // lives on after it while other clients are attached; then the console
 // says what keeps running, for whom.
-func runAttachedConsole(ctx context.Context, opts session.JoinOptions, launch []model.Spec, stderr io.Writer) error {
+func runAttachedConsole(ctx context.Context, opts session.JoinOptions, launch []model.Spec, from []string, stderr io.Writer) error {
 	// See the private console in main.go: a console in a background
 	// process group must not stop on SIGTTIN/SIGTTOU.
 	signal.Ignore(syscall.SIGTTIN, syscall.SIGTTOU)
@@ -130,6 +131,11 @@ func runAttachedConsole(ctx context.Context, opts session.JoinOptions, launch []
 	}
 	core := &remoteCore{opts: opts, r: r}
 	defer core.Close()
+	// A Procfile whose names the session's running jobs have starts
+	// nothing, and says so with its lines before the console opens.
+	if err := launchClash(ctx, core.List, launch, from); err != nil {
+		return err
+	}
 	err = runRemoteConsole(ctx, core, launch)
 	if errors.Is(err, context.Canceled) {
 		err = nil
