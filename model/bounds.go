@@ -149,7 +149,12 @@ func CheckDir(dir, base string) (string, error) {
 	fi, err := os.Stat(abs)
 	switch {
 	case errors.Is(err, os.ErrNotExist) || errors.Is(err, syscall.ENOTDIR):
-		return "", badSpec(FieldDir, "cwd %q does not exist: give an existing directory, absolute or relative to %s", dir, base)
+		if dir == "" {
+			// The default directory itself went (deleted or moved since
+			// jobs started there): say that, not that "" is missing.
+			return "", badSpec(FieldDir, "the directory %s no longer exists (deleted or moved since jobs started there): recreate it (mkdir -p %s), or give a directory that exists", base, base)
+		}
+		return "", badSpec(FieldDir, "cwd %q does not exist (deleted or moved, if it did): give an existing directory, absolute or relative to %s", dir, base)
 	case err != nil:
 		return "", badSpec(FieldDir, "cwd %q cannot be used (%v): give a directory you can read", dir, err)
 	case !fi.IsDir():

@@ -182,3 +182,16 @@ func TestReadBounds(t *testing.T) {
 		{"max_bytes over 256 KiB", CheckResultBytes(MaxResultBytes + 1), FieldBytes, ErrBadRequest, "1024 to 262144"},
 	})
 }
+
+// TestCheckDirBaseGone: when the default directory itself was deleted, the
+// refusal says that directory no longer exists and what to do, not that
+// cwd "" does not exist.
+func TestCheckDirBaseGone(t *testing.T) {
+	t.Parallel()
+	base := filepath.Join(t.TempDir(), "gone")
+	_, err := CheckDir("", base)
+	if err == nil || !strings.Contains(err.Error(), "the directory "+base+" no longer exists") ||
+		!strings.Contains(err.Error(), "mkdir -p "+base) || strings.Contains(err.Error(), `""`) {
+		t.Fatalf("CheckDir of a deleted base: %v", err)
+	}
+}

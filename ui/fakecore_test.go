@@ -21,21 +21,22 @@ type fakeCore struct {
 	subs []*fakeSub
 	now  func() time.Time
 
-	startErr error              // the next Start fails with it
-	killGate chan struct{}      // when set, Kill waits for it to close
-	started  []string           // commands Start was called with
-	names    []string           // their Spec.Name
-	owners   []string           // their Spec.Owner
-	killed   []string           // IDs Kill was called with
-	killedBy []string           // their KillOptions.By
-	restarts []string           // IDs Restart was called with
-	removes  []string           // IDs Remove was called with
-	clears   int                // Clear calls
-	statused []string           // IDs Status was called with
-	lists    int                // List calls
-	reads    int                // Read calls
-	lost     bool               // List and Read fail as if the link were lost
-	session  *model.SessionInfo // Session's answer; nil: a private core
+	startErr   error              // the next Start fails with it
+	restartErr error              // the next Restart fails with it
+	killGate   chan struct{}      // when set, Kill waits for it to close
+	started    []string           // commands Start was called with
+	names      []string           // their Spec.Name
+	owners     []string           // their Spec.Owner
+	killed     []string           // IDs Kill was called with
+	killedBy   []string           // their KillOptions.By
+	restarts   []string           // IDs Restart was called with
+	removes    []string           // IDs Remove was called with
+	clears     int                // Clear calls
+	statused   []string           // IDs Status was called with
+	lists      int                // List calls
+	reads      int                // Read calls
+	lost       bool               // List and Read fail as if the link were lost
+	session    *model.SessionInfo // Session's answer; nil: a private core
 
 	startSizes []model.TermSize // the Spec.Size of each Start
 	readManys  int              // ReadMany calls
@@ -264,7 +265,12 @@ func (c *fakeCore) Kill(ctx context.Context, id model.JobID, opts model.KillOpti
 func (c *fakeCore) Restart(ctx context.Context, id model.JobID, opts model.RestartOptions) (model.Report, error) {
 	c.mu.Lock()
 	c.restarts = append(c.restarts, id.String())
+	err := c.restartErr
+	c.restartErr = nil
 	c.mu.Unlock()
+	if err != nil {
+		return model.Report{}, err
+	}
 	old, ok := c.snap(id)
 	switch {
 	case !ok:

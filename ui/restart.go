@@ -2,6 +2,7 @@ package ui
 
 import (
 	"context"
+	"errors"
 	"slices"
 	"strconv"
 
@@ -97,7 +98,7 @@ func (m *Model) restart(id model.JobID) tea.Cmd {
 func (m *Model) onRestarted(msg restartedMsg) tea.Cmd {
 	delete(m.restarting, msg.id)
 	if msg.err != nil {
-		m.setMessage("job-restart "+msg.id.String()+": "+m.reword(msg.err), true)
+		m.setMessage("job-restart "+msg.id.String()+": "+m.restartProblem(msg.id, msg.err), true)
 		return tea.Batch(m.ensureClock(), m.requestFetch())
 	}
 	s := msg.report.Job
@@ -187,4 +188,17 @@ func (m *Model) restartingNote() string {
 		return " · restarting " + strconv.Itoa(n) + " jobs…"
 	}
 	return ""
+}
+
+// restartProblem words a refused restart: the core's words, except when
+// the job's directory is gone (deleted or moved since it started): then
+// which directory, that it no longer exists, and what to do.
+func (m *Model) restartProblem(id model.JobID, err error) string {
+	var in *model.InputError
+	s, ok := m.snapshot(id)
+	if !errors.As(err, &in) || in.Field != model.FieldDir || !ok || s.Dir == "" {
+		return m.reword(err)
+	}
+	return "the directory of job " + s.Label() + ", " + s.Dir + ", no longer exists (deleted or moved since it started): " +
+		"recreate it (mkdir -p " + s.Dir + ") and restart again, or start the command anew with /background"
 }

@@ -1,9 +1,11 @@
 package ui
 
 import (
+	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/jobdeck/jobdeck/model"
 )
@@ -156,5 +158,33 @@ func TestRemoveAndClearKeys(t *testing.T) {
 	h.press("enter")
 	if f := h.footer(2); !strings.Contains(f, "no finished jobs to clear") {
 		t.Errorf("a second /clear:\n%s", f)
+	}
+}
+
+// TestRestartDeletedDir: a restart the core refuses because the job's
+// directory is gone (deleted since the job started) says which directory
+// no longer exists and what to do, not the core's bare "cwd does not
+// exist: give an existing directory" (there is nothing to give in a
+// console).
+func TestRestartDeletedDir(t *testing.T) {
+	t.Parallel()
+	dir := filepath.Join(t.TempDir(), "app")
+	c := newFakeCore(fixedNow)
+	c.add(model.Snapshot{Command: "make watch", Dir: dir, State: model.StateExited, Exit: &model.Exit{}, Done: true,
+		Started: t0, Ended: t0.Add(time.Second)}, 0)
+	_, c.restartErr = model.CheckDir(dir, "/") // what the core says of a deleted directory
+	if c.restartErr == nil {
+		t.Fatal("the directory should not exist")
+	}
+	h := newHarness(t, c, 120, 40, Options{})
+	h.press("r")
+	if h.m.confirm != nil {
+		h.press("y")
+	}
+	f := h.m.message // wrapped onto several footer rows on screen
+	for _, want := range []string{dir + ", no longer exists", "mkdir -p " + dir, "/background"} {
+		if !strings.Contains(f, want) {
+			t.Errorf("the message should say %q:\n%s", want, f)
+		}
 	}
 }
