@@ -1,6 +1,7 @@
 package ui
 
 import (
+	"slices"
 	"strings"
 
 	"charm.land/lipgloss/v2"
@@ -34,7 +35,10 @@ type overlay struct {
 	top   int          // index of the first line shown
 	sub   int          // with wrap: rows of line top scrolled past (wrap.go)
 	job   *model.JobID // the job of a /job-status report (kept current); nil for help
-	wrap  bool         // long lines wrap onto more rows (w)
+	// report is the /job-status report the lines word (nil for help):
+	// the clock words it again (tickOverlay).
+	report *model.Report
+	wrap   bool // long lines wrap onto more rows (w)
 }
 
 // newOverlay builds an overlay from plain text.
@@ -43,10 +47,35 @@ func newOverlay(title, text string) *overlay {
 	return &overlay{title: title, lines: strings.Split(text, "\n")}
 }
 
-// reportOverlay builds the /job-status overlay of a report.
+// reportOverlay builds the /job-status overlay of a report: its lines as
+// of now, and the run that replaced the job when the list has one.
 func (m *Model) reportOverlay(r model.Report) *overlay {
 	id := r.Job.ID
-	return &overlay{title: "job-status " + r.Job.Label(), lines: present.Report(r, m.owner, m.shownNow()), job: &id}
+	o := &overlay{title: "job-status " + r.Job.Label(), job: &id, report: &r}
+	o.lines = m.reportLines(r)
+	return o
+}
+
+// reportLines words report r for the overlay at the clock shown now.
+func (m *Model) reportLines(r model.Report) []string {
+	now := m.shownNow()
+	lines := present.Report(r, m.owner, now)
+	for _, s := range m.jobs {
+		if s.RestartOf != nil && *s.RestartOf == r.Job.ID {
+			at := min(1+len(present.Details(r.Job, now)), len(lines))
+			lines = slices.Insert(lines, at, present.RestartedAs(s.ID))
+			break
+		}
+	}
+	return lines
+}
+
+// tickOverlay words the open report again at the clock shown now, so its
+// elapsed time (and a stop's "ago") moves while nothing new is fetched.
+func (m *Model) tickOverlay() {
+	if o := m.overlay; o != nil && o.report != nil {
+		o.lines = m.reportLines(*o.report)
+	}
 }
 
 // renderOverlay draws o into r. Its lines are plain text (reports never

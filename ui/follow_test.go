@@ -3,6 +3,7 @@ package ui
 import (
 	"strings"
 	"testing"
+	"time"
 
 	tea "charm.land/bubbletea/v2"
 
@@ -176,5 +177,48 @@ func TestPausedPaneStaysPut(t *testing.T) {
 	flood(300) // held
 	if got := top(); got != anchor {
 		t.Fatalf("a pane anchored on the oldest line drifted: top %q, want %q\n%s", got, anchor, h.screen())
+	}
+}
+
+// TestStatusOverlayDetails: the /job-status overlay's elapsed time ticks
+// while its job runs and nothing new is fetched (it was worded once, and
+// stood still), a stop says who asked for it even when it was this
+// console, and a restarted run names the run that replaced it.
+func TestStatusOverlayDetails(t *testing.T) {
+	t.Parallel()
+	now := fixedNow()
+	c := newFakeCore(fixedNow)
+	c.add(model.Snapshot{Command: "sleep 100", Name: "web", State: model.StateRunning, Started: t0}, 0)
+	old := c.add(model.Snapshot{Command: "make watch", State: model.StateExited, Exit: &model.Exit{Signal: 15}, Done: true,
+		Started: t0, Ended: t0.Add(time.Minute), Stop: &model.Stop{At: t0.Add(59 * time.Second), Done: t0.Add(time.Minute), By: DefaultOwner, TermSent: 1}}, 0)
+	c.add(model.Snapshot{Command: "make watch", State: model.StateRunning, Started: t0.Add(time.Minute), RestartOf: &old}, 0)
+	h := newHarness(t, c, 120, 40, Options{Now: func() time.Time { return now }})
+	status := func(sel string) string {
+		h.press("esc", "/")
+		h.typeText("job-status " + sel)
+		h.press("enter")
+		if h.m.overlay == nil {
+			t.Fatalf("no overlay for %s", sel)
+		}
+		return strings.Join(h.m.overlay.lines, "\n")
+	}
+	if s := status("web"); !strings.Contains(s, "running 1:15") {
+		t.Fatalf("the overlay's header:\n%s", s)
+	}
+	now = now.Add(10 * time.Second)
+	if h.fire(clockMsg{}) == 0 {
+		t.Fatal("no clock tick while a job runs")
+	}
+	if s := strings.Join(h.m.overlay.lines, "\n"); !strings.Contains(s, "running 1:25") {
+		t.Fatalf("the overlay's elapsed time should tick:\n%s", s)
+	}
+	s := status("1")
+	for _, want := range []string{"(asked by console)", "restarted as job 2"} {
+		if !strings.Contains(s, want) {
+			t.Errorf("the old run's report should say %q:\n%s", want, s)
+		}
+	}
+	if s := status("2"); !strings.Contains(s, "restart of job 1") {
+		t.Errorf("the new run's report should name the old one:\n%s", s)
 	}
 }

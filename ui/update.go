@@ -53,6 +53,7 @@ func (m *Model) update(msg tea.Msg) tea.Cmd {
 		// Elapsed times moved: they are computed from the clock, so the
 		// state at hand draws them.
 		m.clockDue = false
+		m.tickOverlay()
 		m.invalidate()
 		return m.ensureClock()
 	case startedMsg:

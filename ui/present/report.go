@@ -15,13 +15,16 @@ import (
 // whole command, listening sockets, a port conflict: Details), the stop,
 // a signal jobdeck did not send, a problem the supervisor reported, its
 // fallbacks (each once), how a wait ended, markers for lines not shown,
-// the lines ("> " stdout, "! " stderr), the open lines last. self is who
-// the console is; its own stops are not attributed.
+// the lines ("> " stdout, "! " stderr), the open lines last. Every stop
+// says who asked for it ("asked by console"), the console's own too: a
+// session may have several consoles. self is kept for the callers that
+// leave their own stops unattributed (StopNote).
 func Report(r model.Report, self string, now time.Time) []string {
+	_ = self // the overlay attributes every stop
 	s, p := r.Job, r.Page
 	out := []string{Title(s, now)}
 	out = append(out, Details(s, now)...)
-	if note := StopNote(s.Stop, self, now); note != "" {
+	if note := StopNote(s.Stop, "", now); note != "" {
 		out = append(out, note)
 	}
 	if note := SignalNote(s); note != "" {
@@ -65,6 +68,11 @@ func Line(l model.Line) string {
 	}
 	return s
 }
+
+// RestartedAs is the /job-status line of a run that was restarted: the
+// run that replaced it ("restarted as job 4"; its report says "restart of
+// job 3").
+func RestartedAs(next model.JobID) string { return "restarted as job " + next.String() }
 
 // Cut is the marker of a line the ring cut at its line limit, n bytes
 // lost: "[… 47.7 MiB cut]".
