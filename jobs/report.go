@@ -62,6 +62,7 @@ func (r *ring) selectLines(spec readSpec) (model.Page, model.ReadInfo) {
 		}
 	}
 	lo, hi := max(o.Since+1, first), min(to, last)
+	info.Lo, info.Hi = lo, hi
 	count := o.Lines
 	if info.Head {
 		count = o.Head

@@ -71,6 +71,9 @@ type ReadInfo struct {
 	// one shown. Otherwise the newest were, and Page.Skipped counts the
 	// units older than the first one shown.
 	Head bool
+	// Lo and Hi are the seqs of the oldest and newest lines of the range
+	// the ring held (a grep searched them all); Lo > Hi when it held none.
+	Lo, Hi uint64
 	// ByBytes counts the units of Page.Skipped that the byte budget
 	// (StatusOptions.MaxBytes) left out rather than the line count.
 	ByBytes uint64

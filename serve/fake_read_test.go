@@ -20,7 +20,10 @@ func (f *fakeCore) reportLocked(j *fakeJob, opts model.StatusOptions, wait *mode
 		}
 	}
 	page := model.Page{Last: j.snap.Lines, Next: opts.Since}
-	info := model.ReadInfo{From: opts.Since, Head: opts.Head > 0}
+	info := model.ReadInfo{From: opts.Since, Head: opts.Head > 0, Lo: 1}
+	if len(rng) > 0 {
+		info.Lo, info.Hi = rng[0].Seq, rng[len(rng)-1].Seq
+	}
 	units := [][]model.Line{}
 	var matched []uint64
 	for i, l := range rng {

@@ -88,14 +88,14 @@ func render(v view) rendered {
 	}
 	for {
 		calls, trailer := v.trailer(cut, lines)
-		size := len(top) + linesSize(lines, v.grep != "") + linesSize(partial, false) + len(notes)
+		size := len(top) + linesSize(lines, v.groups()) + linesSize(partial, false) + len(notes)
 		for _, t := range trailer {
 			size += 1 + len(t)
 		}
 		out := v.structured(nil, partial, cut, calls, briefs, len(v.notes)-len(briefs))
 		js := jsonSize(out) + linesJSON(lines)
 		if size <= v.budget && js <= v.budget || len(lines)+len(partial) == 0 {
-			text := joinText(top, lines, partial, trailer, v.grep != "", size) + notes
+			text := joinText(top, lines, partial, trailer, v.groups(), size) + notes
 			out.Lines = structLines(lines)
 			seqs := make([]uint64, 0, len(lines))
 			for _, l := range lines {
@@ -111,9 +111,9 @@ func render(v view) rendered {
 		// fit (a grep leaves out whole matches with the context lines that
 		// were there for them alone); the next round checks.
 		for over, jover := size-v.budget, js-v.budget; (over > 0 || jover > 0) && len(lines) > 0; {
-			before, jbefore := linesSize(lines, v.grep != ""), linesJSON(lines)
+			before, jbefore := linesSize(lines, v.groups()), linesJSON(lines)
 			lines = v.drop(lines, &cut)
-			over -= before - linesSize(lines, v.grep != "")
+			over -= before - linesSize(lines, v.groups())
 			jover -= jbefore - linesJSON(lines)
 		}
 	}
@@ -128,8 +128,12 @@ func linesJSON(ls []shownLine) int {
 	return n
 }
 
-// linesSize is the bytes of lines in the text, with a grep's "--" between
-// lines that do not follow each other.
+// groups reports whether the text separates a grep's groups of lines
+// with "--" (as grep -C does): with context only.
+func (v view) groups() bool { return v.grep != "" && v.context > 0 }
+
+// linesSize is the bytes of lines in the text, with "--" between lines
+// that do not follow each other when grep is set.
 func linesSize(ls []shownLine, grep bool) int {
 	n := 0
 	for i, l := range ls {
@@ -179,7 +183,7 @@ func (v view) topLines() []string {
 		lines = append(lines, waitNote(w, ww))
 	}
 	if g := v.rep.Read.Grep; g != nil {
-		lines = append(lines, grepNote(v.grep, g.Matches, v.rep.Read, p.Next))
+		lines = append(lines, grepNote(v.grep, g.Matches, v.rep.Read))
 	}
 	if p.Dropped > 0 {
 		lines = append(lines, fmt.Sprintf("[… %d lines dropped]", p.Dropped))
@@ -300,8 +304,9 @@ func (v view) call(since uint64, head int) string {
 	return b.String()
 }
 
-// joinText puts the parts of a result together, size bytes; with grep,
-// "--" marks a gap between lines that do not follow each other.
+// joinText puts the parts of a result together, size bytes; with grep
+// (v.groups), "--" marks a gap between lines that do not follow each
+// other.
 func joinText(top string, lines, partial []shownLine, trailer []string, grep bool, size int) string {
 	var b strings.Builder
 	b.Grow(size)

@@ -219,3 +219,31 @@ func TestEndToEndGrepLongLine(t *testing.T) {
 		t.Errorf("a short match:\n%s", text)
 	}
 }
+
+// TestEndToEndGrepHeader (tester 2, item 7): the grep header named the
+// lines up to the last one shown, or lines the ring had dropped, as the
+// lines searched, and "--" separated matches without context. The header
+// names the range searched, and "--" separates groups only with context.
+func TestEndToEndGrepHeader(t *testing.T) {
+	t.Parallel()
+	cs, cmd := startServe(t, &recorder{}, os.Stderr)
+	defer func() { cs.Close(); waitExit(t, cmd, 30*time.Second) }()
+	ok(t, cs, toolBackground, map[string]any{"command": testRunCommand, "wait": 60})
+	// The ring holds lines 1001-3000, with 4 failures.
+	for _, args := range []map[string]any{{"grep": "FAIL"}, {"grep": "FAIL", "head": 1}, {"grep": "FAIL", "since": 0}, {"grep": "FAIL", "lines": 1}} {
+		args["id"] = 0
+		_, text := ok(t, cs, toolStatus, args)
+		if !strings.Contains(text, "\ngrep \"FAIL\": 4 matching lines in lines 1001-3000\n") || strings.Contains(text, "\n--\n") {
+			t.Errorf("%v:\n%s", args, text)
+		}
+	}
+	_, text := ok(t, cs, toolStatus, map[string]any{"id": 0, "grep": "FAIL", "since": 2000})
+	if !strings.Contains(text, "\ngrep \"FAIL\": 2 matching lines in lines 2001-3000\n2500: > --- FAIL: Test2500 (0.00s)\n2999: > --- FAIL") {
+		t.Errorf("since 2000:\n%s", text)
+	}
+	// With context, "--" between groups that do not touch.
+	_, text = ok(t, cs, toolStatus, map[string]any{"id": 0, "grep": "FAIL", "context": 1})
+	if !strings.Contains(text, "1202- > ok 1202\n--\n2499- > ok 2499\n") || strings.Count(text, "\n--\n") != 2 {
+		t.Errorf("context 1:\n%s", text)
+	}
+}

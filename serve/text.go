@@ -169,14 +169,15 @@ func waitNote(w *model.WaitResult, ww waitWords) string {
 }
 
 // grepNote sums up a grep: `grep "FAIL": 5 matching lines in lines
-// 1001-3000` (the lines searched).
-func grepNote(pattern string, matches int, info model.ReadInfo, last uint64) string {
+// 1001-3000`: the matches of the lines searched (the range the ring held,
+// whatever part of it the result shows).
+func grepNote(pattern string, matches int, info model.ReadInfo) string {
 	where := ""
 	switch {
-	case last > info.From+1:
-		where = fmt.Sprintf(" in lines %d-%d", info.From+1, last)
-	case last == info.From+1:
-		where = fmt.Sprintf(" in line %d", last)
+	case info.Hi > info.Lo:
+		where = fmt.Sprintf(" in lines %d-%d", info.Lo, info.Hi)
+	case info.Hi == info.Lo && info.Lo > 0:
+		where = fmt.Sprintf(" in line %d", info.Lo)
 	}
 	return fmt.Sprintf("grep %s: %s%s", quotePattern(pattern), count(matches, "matching line", "matching lines"), where)
 }

@@ -42,7 +42,9 @@ func TestReportText(t *testing.T) {
 	named.Name, named.Command = "web", "npm run dev -- --port 5173 --host 0.0.0.0 --strictPort"
 	ready := &model.Line{Seq: 1, Text: []byte("\x1b[1mready\x1b[0m"), Time: t0.Add(1500 * time.Millisecond)}
 	grep := model.Report{Job: done, Page: model.Page{Lines: []model.Line{line(4, 0, "ok"), line(5, 0, "FAIL a"), line(9, 0, "FAIL b")}, Skipped: 1, Next: 10, Last: 10},
-		Read: model.ReadInfo{Grep: &model.GrepResult{Matches: 3, Matched: []uint64{5, 9}}}}
+		Read: model.ReadInfo{Lo: 1, Hi: 10, Grep: &model.GrepResult{Matches: 3, Matched: []uint64{5, 9}}}}
+	grep0 := model.Report{Job: done, Page: model.Page{Lines: []model.Line{line(5, 0, "FAIL a"), line(6, 0, "FAIL b"), line(9, 0, "FAIL c")}, Next: 10, Last: 10},
+		Read: model.ReadInfo{From: 2, Lo: 3, Hi: 10, Grep: &model.GrepResult{Matches: 3, Matched: []uint64{5, 6, 9}}}}
 	cases := []struct {
 		name string
 		r    model.Report
@@ -76,6 +78,8 @@ func TestReportText(t *testing.T) {
 			"job 2 running 0:02 make\nwait: matched line 1 at once (printed 500ms ago, already in an earlier result): ready\n[next: job_status {\"id\":2,\"since\":1}]"},
 		{"grep: seqs, context, gaps", grep, view{grep: "FAIL", context: 1},
 			"job 2 exited 0 0:01 make\ngrep \"FAIL\": 3 matching lines in lines 1-10\n4- > ok\n5: > FAIL a\n--\n9: > FAIL b\n[… 1 match not shown (earlier): job_status {\"id\":2,\"grep\":\"FAIL\",\"context\":1,\"since\":0,\"head\":1}]"},
+		{"grep without context: no gaps marked; the range the ring held", grep0, view{grep: "FAIL"},
+			"job 2 exited 0 0:01 make\ngrep \"FAIL\": 3 matching lines in lines 3-10\n5: > FAIL a\n6: > FAIL b\n9: > FAIL c"},
 	}
 	for _, c := range cases {
 		if got := renderText(c.r, c.v); got != c.want {
