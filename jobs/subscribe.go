@@ -2,27 +2,22 @@ package jobs
 
 import (
 	"context"
-	"sync"
 
 	"github.com/jobdeck/jobdeck/model"
 )
 
 // Subscription receives the events of a Table. State events are kept until
 // read (never lost); output events are coalesced to one per job while
-// unread. Delivery never blocks the core.
+// unread (model.EventQueue). Delivery never blocks the core.
 type Subscription struct {
-	t      *Table
-	wake   chan struct{}
-	mu     sync.Mutex
-	queue  []model.Event
-	output map[model.JobID]bool // jobs with an output event in queue
-	closed bool
+	t *Table
+	q *model.EventQueue
 }
 
 // Subscribe returns a new subscription to every job's events. Close it when
 // done.
 func (t *Table) Subscribe() *Subscription {
-	s := &Subscription{t: t, wake: make(chan struct{}, 1), output: map[model.JobID]bool{}}
+	s := &Subscription{t: t, q: model.NewEventQueue()}
 	t.subMu.Lock()
 	t.subs[s] = struct{}{}
 	t.subMu.Unlock()
@@ -31,76 +26,26 @@ func (t *Table) Subscribe() *Subscription {
 
 // C is signalled (1-buffered, never blocks the core) when events are waiting
 // to be taken with Events.
-func (s *Subscription) C() <-chan struct{} { return s.wake }
+func (s *Subscription) C() <-chan struct{} { return s.q.C() }
 
 // Events takes the waiting events, oldest first; nil when there are none.
-func (s *Subscription) Events() []model.Event {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	q := s.queue
-	s.queue = nil
-	clear(s.output)
-	return q
-}
+func (s *Subscription) Events() []model.Event { return s.q.Take() }
 
 // Wait blocks until events are waiting and takes them. It returns ctx's
 // error when ctx ends first, and ErrClosed once the subscription or the
 // table is closed.
-func (s *Subscription) Wait(ctx context.Context) ([]model.Event, error) {
-	for {
-		if ev := s.Events(); len(ev) > 0 {
-			return ev, nil
-		}
-		s.mu.Lock()
-		closed := s.closed
-		s.mu.Unlock()
-		if closed {
-			return nil, ErrClosed
-		}
-		select {
-		case <-ctx.Done():
-			return nil, ctx.Err()
-		case <-s.wake:
-		}
-	}
-}
+func (s *Subscription) Wait(ctx context.Context) ([]model.Event, error) { return s.q.Wait(ctx) }
 
 // Close ends the subscription; a blocked Wait returns ErrClosed.
 func (s *Subscription) Close() {
 	s.t.subMu.Lock()
 	delete(s.t.subs, s)
 	s.t.subMu.Unlock()
-	s.mu.Lock()
-	s.closed = true
-	s.mu.Unlock()
-	s.signal()
-}
-
-func (s *Subscription) signal() {
-	select {
-	case s.wake <- struct{}{}:
-	default:
-	}
+	s.q.Close()
 }
 
 // deliver queues ev; output events for a job already queued are dropped.
-func (s *Subscription) deliver(ev model.Event) {
-	s.mu.Lock()
-	if s.closed {
-		s.mu.Unlock()
-		return
-	}
-	if ev.Kind == model.EventOutput {
-		if s.output[ev.Job] {
-			s.mu.Unlock()
-			return
-		}
-		s.output[ev.Job] = true
-	}
-	s.queue = append(s.queue, ev)
-	s.mu.Unlock()
-	s.signal()
-}
+func (s *Subscription) deliver(ev model.Event) { s.q.Push(ev) }
 
 // publish fans ev out to every subscriber. It must be called without any
 // job lock held.

@@ -387,7 +387,7 @@ func (c *fakeCore) setSession(label string, self model.Client, others ...model.C
 }
 
 func (c *fakeCore) Subscribe(context.Context) (Subscription, error) {
-	s := &fakeSub{wake: make(chan struct{}, 1), output: map[model.JobID]bool{}}
+	s := &fakeSub{model.NewEventQueue()}
 	c.mu.Lock()
 	c.subs = append(c.subs, s)
 	c.mu.Unlock()
@@ -403,68 +403,16 @@ func (c *fakeCore) publish(ev model.Event) {
 	}
 }
 
-// fakeSub queues events like the jobs core: output coalesced per job.
-type fakeSub struct {
-	mu     sync.Mutex
-	queue  []model.Event
-	output map[model.JobID]bool
-	closed bool
-	wake   chan struct{}
-}
+// fakeSub queues events as the jobs core does (model.EventQueue: output
+// coalesced per job, state events kept).
+type fakeSub struct{ *model.EventQueue }
 
-func (s *fakeSub) deliver(ev model.Event) {
-	s.mu.Lock()
-	if s.closed || (ev.Kind == model.EventOutput && s.output[ev.Job]) {
-		s.mu.Unlock()
-		return
-	}
-	if ev.Kind == model.EventOutput {
-		s.output[ev.Job] = true
-	}
-	s.queue = append(s.queue, ev)
-	s.mu.Unlock()
-	select {
-	case s.wake <- struct{}{}:
-	default:
-	}
-}
+func (s *fakeSub) deliver(ev model.Event) { s.Push(ev) }
 
 // take returns the queued events without waiting.
-func (s *fakeSub) take() []model.Event {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	q := s.queue
-	s.queue = nil
-	clear(s.output)
-	return q
-}
-
-func (s *fakeSub) Wait(ctx context.Context) ([]model.Event, error) {
-	for {
-		if ev := s.take(); len(ev) > 0 {
-			return ev, nil
-		}
-		s.mu.Lock()
-		closed := s.closed
-		s.mu.Unlock()
-		if closed {
-			return nil, model.ErrClosed
-		}
-		select {
-		case <-ctx.Done():
-			return nil, ctx.Err()
-		case <-s.wake:
-		}
-	}
-}
+func (s *fakeSub) take() []model.Event { return s.Take() }
 
 func (s *fakeSub) Close() error {
-	s.mu.Lock()
-	s.closed = true
-	s.mu.Unlock()
-	select {
-	case s.wake <- struct{}{}:
-	default:
-	}
+	s.EventQueue.Close()
 	return nil
 }
