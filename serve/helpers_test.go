@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 	"unicode/utf8"
@@ -16,22 +15,10 @@ import (
 )
 
 // recorder keeps every byte a process wrote to its stdout.
-type recorder struct {
-	mu  sync.Mutex
-	buf bytes.Buffer
-}
+type recorder struct{ testkit.Buffer }
 
-func (r *recorder) Write(p []byte) (int, error) {
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	return r.buf.Write(p)
-}
-
-func (r *recorder) bytes() []byte {
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	return bytes.Clone(r.buf.Bytes())
-}
+// bytes returns a copy of what was written so far.
+func (r *recorder) bytes() []byte { return r.Bytes() }
 
 // checkJSONRPC asserts that out is newline-delimited JSON-RPC 2.0 messages
 // and nothing else.
