@@ -32,7 +32,7 @@ func deps(t *testing.T, pkg string, tests bool) []string {
 	return slices.Compact(own)
 }
 
-// TestImportGraph keeps DESIGN §2 honest: the UI and the server reach the
+// TestImportGraph keeps ARCHITECTURE.md §3 honest: the UI and the server reach the
 // core only through interfaces of their own, model is a leaf, the
 // supervisor knows nothing of the layers above it, and each edge makes its
 // own words: the console's presentation (ui/present) never imports the

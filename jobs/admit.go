@@ -78,7 +78,7 @@ func (t *Table) admit(spec model.Spec, realDir string) error {
 	return nil
 }
 
-// jobEnv is the environment of a job (DESIGN §3): spec.Env, or without it
+// jobEnv is the environment of a job: spec.Env, or without it
 // the table's (jobdeck's own), with pagers off, TERM for the job's
 // transport, unbuffered Python and no git prompts; jobdeck's own markers
 // are left for the supervisor to set.

@@ -8,7 +8,8 @@ import (
 	"github.com/jobdeck/jobdeck/model"
 )
 
-// Ring limits (DESIGN §4).
+// Ring limits (ARCHITECTURE.md §5: memory is bounded whatever a job
+// prints).
 const (
 	// RingLines is how many complete lines a job's ring keeps.
 	RingLines = 2000

@@ -11,7 +11,7 @@
 // (package jobs) is the only producer of these values, and the terminal UI and
 // the MCP server only read them.
 //
-// Words follow DESIGN §1: a job is one command with its whole process tree;
+// Words follow ARCHITECTURE.md §1: a job is one command with its whole process tree;
 // the leader is the bash process it starts as; the ring holds its last lines;
 // a seq numbers a line within its job (1, 2, 3 …, never reused) and is the
 // cursor for incremental reads; the stream is "out" (stdout) or "err"

@@ -38,7 +38,7 @@ func (s Snapshot) Status() string {
 	return b.String()
 }
 
-// Header is the first line of a job's report (DESIGN §5):
+// Header is the first line of a job's report (ARCHITECTURE.md §1):
 // "job 0 running 0:02 npm run dev", "job 3 (web) exited 1 0:14 make test".
 // The command is shown on one line, control characters replaced, and cut
 // to MaxHeaderCommand characters.

@@ -22,7 +22,7 @@ func (s Stream) String() string {
 }
 
 // Marker returns the report prefix of the stream: "> " for out, "! " for
-// err (DESIGN §1).
+// err.
 func (s Stream) Marker() string {
 	if s == StreamErr {
 		return "! "

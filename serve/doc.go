@@ -1,5 +1,6 @@
 // Package serve is jobdeck's agent surface: the MCP server behind
-// `jobdeck --serve` (DESIGN §6). It defines three tools over the jobs core:
+// `jobdeck --serve` (ARCHITECTURE.md §3). It defines three tools over the
+// jobs core:
 //
 //   - background {command, name?, cwd?, tty?, wait?, until?, lines?}:
 //     start a command, return its report (after waiting, with wait);

@@ -38,14 +38,15 @@ const (
 // lineFilter stands between a peer speaking newline-delimited JSON-RPC
 // (stdin/stdout, a socket: any reader and writer) and the SDK's
 // IOTransport. The SDK ends the whole session on one line it cannot
-// decode, and jobdeck with it; so every line goes through checkFrame,
-// and a line that would not pass safely is answered here with a JSON-RPC
-// error and dropped, and the session goes on.
+// decode, and jobdeck with it (modelcontextprotocol/go-sdk#1209); so every
+// line goes through checkFrame, and a line that would not pass safely is
+// answered here with a JSON-RPC error and dropped, and the session goes
+// on.
 //
 // It also keeps the calls it passed on until the SDK has answered them:
 // at EOF on the input it holds the EOF back until every call read so far
 // is answered (the SDK, told of the EOF at once, cancels what is still
-// running and drops those answers).
+// running and drops those answers: modelcontextprotocol/go-sdk#1061).
 //
 // Every write to the output, the SDK's and the filter's own, is one
 // whole line under one lock, so lines never interleave.

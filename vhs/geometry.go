@@ -52,10 +52,10 @@ func DefaultSettings() Settings {
 //     LineHeight, floored.
 //
 // The cell size and the scrollbar reproduce the three grids measured in real
-// VHS with a ttyd stand-in whose page had no padding (toolchain notes §3; see
-// TestCellsMatchMeasuredVHS); real ttyd's 5 px padding comes from its
-// stylesheet and was not measured here, because ttyd is not packaged for the
-// machines this project runs on.
+// VHS with a ttyd stand-in whose page had no padding (TestCellsMatchMeasuredVHS
+// holds them); real ttyd's 5 px padding comes from its stylesheet and was
+// not measured here, because ttyd is not packaged for the machines this
+// project runs on.
 const (
 	ttydPadding    = 5  // px each side, ttyd's .terminal { padding: 5px }
 	scrollbarWidth = 15 // px, Chromium's classic scrollbar on Linux

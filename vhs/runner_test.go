@@ -197,7 +197,7 @@ func TestParseTapeRejects(t *testing.T) {
 
 // TestCellsMatchMeasuredVHS pins the Width/Height → cells rule: without
 // ttyd's page padding it reproduces the grids measured in real VHS v0.10.0
-// (stty size, DejaVu Sans Mono; toolchain notes §3), and Cells adds ttyd's
+// (stty size, DejaVu Sans Mono), and Cells adds ttyd's
 // 5 px padding.
 func TestCellsMatchMeasuredVHS(t *testing.T) {
 	t.Parallel()

@@ -13,7 +13,8 @@ import (
 	"github.com/jobdeck/jobdeck/supervisor/wire"
 )
 
-// Timing of the supervisor's loop (DESIGN §3, notes §3.2).
+// Timing of the supervisor's loop (the stop sequence of the package doc;
+// ARCHITECTURE.md §2).
 const (
 	sweepGap    = 5 * time.Millisecond   // between the two SIGTERM sweeps: children in transit
 	orphanEvery = 50 * time.Millisecond  // during the grace: SIGTERM new orphans

@@ -116,7 +116,7 @@ func (s *sup) termPhase() {
 // termOrphans sends SIGTERM (and SIGCONT) to new direct children of the
 // supervisor other than the leader: processes orphaned during the grace.
 // Fresh children of live processes are left alone; they may be the job's
-// own shutdown helpers (notes §3.2, case 02).
+// own shutdown helpers (a cleanup sleep in a trap, say).
 func (s *sup) termOrphans() {
 	targets := verifiedTree(s.self, true)
 	n := 0
