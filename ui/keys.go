@@ -34,6 +34,12 @@ func (m *Model) onKey(msg tea.KeyPressMsg) tea.Cmd {
 		m.onOverlayKey(msg)
 		return nil
 	}
+	return m.onMainKey(msg)
+}
+
+// onMainKey handles a key on the main screen (no dialog, palette or
+// overlay open).
+func (m *Model) onMainKey(msg tea.KeyPressMsg) tea.Cmd {
 	k := m.keys
 	switch {
 	case key.Matches(msg, k.Quit):
