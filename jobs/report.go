@@ -88,27 +88,7 @@ func (r *ring) selectLines(spec readSpec) (model.Page, model.ReadInfo) {
 		}
 	}
 	budget := newBudget(o.MaxBytes, o.LineBytes)
-	var partial []model.Line
-	var lines []uint64
-	openMatches := 0
-	if info.Head {
-		// The oldest units that fit; the budget leaves out the newest
-		// (ARCHITECTURE.md §4: a head read pages on from its cursor).
-		var keep int
-		keep, lines = r.fitUnits(pick, budget, true)
-		p.More += uint64(len(pick) - keep)
-		pick = pick[:keep]
-		if p.More == 0 {
-			partial, openMatches = r.openLines(m, spec.grep != nil, budget)
-		}
-	} else {
-		partial, openMatches = r.openLines(m, spec.grep != nil, budget)
-		var keep int
-		keep, lines = r.fitUnits(pick, budget, false)
-		p.Skipped += uint64(len(pick) - keep)
-		info.ByBytes = uint64(len(pick) - keep)
-		pick = pick[len(pick)-keep:]
-	}
+	pick, lines, partial, openMatches := r.fitBudget(pick, budget, m, spec.grep != nil, &p, &info)
 	var around map[uint64]bool // grep matches: cut around the match
 	if spec.grep != nil {
 		around = map[uint64]bool{}
@@ -132,6 +112,33 @@ func (r *ring) selectLines(spec readSpec) (model.Page, model.ReadInfo) {
 		info.Grep = g
 	}
 	return p, info
+}
+
+// fitBudget keeps the units of pick that fit budget: with a head read the
+// oldest (the rest counts as p.More), else the newest (the rest counts as
+// p.Skipped and info.ByBytes). It returns the kept units, their line seqs,
+// and the unfinished lines with the matches among them when the read
+// reaches the newest output. r.mu must be held.
+func (r *ring) fitBudget(pick []unit, budget *budget, m *matcher, grep bool, p *model.Page, info *model.ReadInfo) ([]unit, []uint64, []model.Line, int) {
+	var partial []model.Line
+	var lines []uint64
+	openMatches := 0
+	var keep int
+	if info.Head {
+		// The oldest units that fit; the budget leaves out the newest
+		// (ARCHITECTURE.md §4: a head read pages on from its cursor).
+		keep, lines = r.fitUnits(pick, budget, true)
+		p.More += uint64(len(pick) - keep)
+		if p.More == 0 {
+			partial, openMatches = r.openLines(m, grep, budget)
+		}
+		return pick[:keep], lines, partial, openMatches
+	}
+	partial, openMatches = r.openLines(m, grep, budget)
+	keep, lines = r.fitUnits(pick, budget, false)
+	p.Skipped += uint64(len(pick) - keep)
+	info.ByBytes = uint64(len(pick) - keep)
+	return pick[len(pick)-keep:], lines, partial, openMatches
 }
 
 // units are the read's units in [lo, hi]: every line, or for a grep read

@@ -170,6 +170,37 @@ func (h consoleHandler) handle(ctx context.Context, method string, params json.R
 			return nil, err
 		}
 		return t.Read(p.ID, p.Req)
+	case methodResolve:
+		var p resolveParams
+		if err := decode(&p); err != nil {
+			return nil, err
+		}
+		id, err := t.Resolve(p.Sel)
+		return resolveResult{ID: id}, err
+	case methodReadN:
+		var p readManyParams
+		if err := decode(&p); err != nil {
+			return nil, err
+		}
+		return readManyResult{Pages: t.ReadMany(p.Reads)}, nil
+	case methodResize:
+		var p resizeParams
+		if err := decode(&p); err != nil {
+			return nil, err
+		}
+		return struct{}{}, h.s.resize(h.client, p.ID, p.Size)
+	case methodInfo:
+		return h.s.info(), nil
+	}
+	return h.change(ctx, method, decode)
+}
+
+// change answers the methods that change jobs: start, status (which may
+// wait), kill, restart, remove and clear; any other method is
+// CodeMethodNotFound.
+func (h consoleHandler) change(ctx context.Context, method string, decode func(any) error) (any, error) {
+	t := h.s.table
+	switch method {
 	case methodStart:
 		var p startParams
 		if err := decode(&p); err != nil {
@@ -216,27 +247,6 @@ func (h consoleHandler) handle(ctx context.Context, method string, params json.R
 		return struct{}{}, t.Remove(p.ID)
 	case methodClear:
 		return clearResult{Removed: t.Clear()}, nil
-	case methodResolve:
-		var p resolveParams
-		if err := decode(&p); err != nil {
-			return nil, err
-		}
-		id, err := t.Resolve(p.Sel)
-		return resolveResult{ID: id}, err
-	case methodReadN:
-		var p readManyParams
-		if err := decode(&p); err != nil {
-			return nil, err
-		}
-		return readManyResult{Pages: t.ReadMany(p.Reads)}, nil
-	case methodResize:
-		var p resizeParams
-		if err := decode(&p); err != nil {
-			return nil, err
-		}
-		return struct{}{}, h.s.resize(h.client, p.ID, p.Size)
-	case methodInfo:
-		return h.s.info(), nil
 	}
 	return nil, &jsonrpc.Error{Code: jsonrpc.CodeMethodNotFound, Message: "no method " + method + " on a console connection"}
 }
