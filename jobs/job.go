@@ -282,15 +282,18 @@ func (j *job) finish() {
 
 // stop asks the supervisor for the stop sequence with the given grace
 // (zero: SIGKILL at once), on behalf of by. Asking again with a shorter
-// grace shortens a running stop; the first asker stays recorded.
-func (j *job) stop(grace time.Duration, by string) {
+// grace shortens a running stop; the first asker stays recorded. It
+// reports whether this call began the stop (false: the job was already
+// stopping, or is over).
+func (j *job) stop(grace time.Duration, by string) bool {
 	j.mu.Lock()
 	h := j.h
 	if j.done || h == nil || j.treeEmpty {
 		j.mu.Unlock()
-		return
+		return false
 	}
-	if j.stopInfo == nil {
+	began := j.stopInfo == nil
+	if began {
 		j.stopInfo = &model.Stop{At: time.Now(), Grace: grace, By: by}
 		if j.state == model.StateRunning {
 			j.state = model.StateStopping
@@ -301,6 +304,7 @@ func (j *job) stop(grace time.Duration, by string) {
 	j.mu.Unlock()
 	_ = h.Stop(grace) // fails only when the supervisor is already gone
 	j.changedState()
+	return began
 }
 
 // closeControl closes the supervisor's control pipe (jobdeck is leaving).

@@ -72,7 +72,8 @@ func checkRead(opts model.StatusOptions, j *job) (readSpec, *regexp.Regexp, erro
 // SIGKILL until the tree is empty. It returns when the tree is empty and
 // its output read, with the final report. Killing a finished job returns
 // its report; opts.Read shapes its lines. opts.By is recorded as who
-// asked. Errors wrap ErrNotFound or ErrBadRequest (grace, or the read of
+// asked, unless a stop was asked for before: the first asker stays, and
+// the report says this stop joined it (Report.StopJoined). Errors wrap ErrNotFound or ErrBadRequest (grace, or the read of
 // opts.Read), or are ctx's error when ctx ends first (the stop goes on;
 // the report says where it stands).
 func (t *Table) Kill(ctx context.Context, id model.JobID, opts model.KillOptions) (model.Report, error) {
@@ -93,16 +94,21 @@ func (t *Table) Kill(ctx context.Context, id model.JobID, opts model.KillOptions
 	if err != nil {
 		return model.Report{}, err
 	}
-	j.stop(grace, opts.By)
+	began := j.stop(grace, opts.By)
+	report := func() model.Report {
+		r := j.report(final, nil)
+		r.StopJoined = !began && r.Job.Stop != nil
+		return r
+	}
 	timer := time.NewTimer(grace + killMargin)
 	defer timer.Stop()
 	select {
 	case <-j.doneCh:
 	case <-ctx.Done():
-		return j.report(final, nil), ctx.Err()
+		return report(), ctx.Err()
 	case <-timer.C:
-		return j.report(final, nil),
+		return report(),
 			fmt.Errorf("job %d: the tree was not empty %v after the stop began; it is still being stopped", j.id, grace+killMargin)
 	}
-	return j.report(final, nil), nil
+	return report(), nil
 }

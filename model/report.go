@@ -185,4 +185,8 @@ type Report struct {
 	Wait *WaitResult
 	// Read says how Page's lines were selected.
 	Read ReadInfo
+	// StopJoined is set in a stop's report when the job was already being
+	// stopped (or stopped) when this stop was asked for: Job.Stop says who
+	// asked first, and when.
+	StopJoined bool
 }

@@ -38,8 +38,10 @@ type view struct {
 	// ww words the wait note (the matched line shown before, the
 	// search of a timeout).
 	ww waitWords
-	// kill words the report of a stop: no lines is "no new output".
-	kill bool
+	// kill words the report of a stop: no lines is "no new output"; found
+	// is "stopping" or "stopped" when the job already was (stopNote).
+	kill  bool
+	found string
 	// lead is a line before the header (a restart says how the old run
 	// ended).
 	lead string
@@ -159,7 +161,7 @@ func (v view) topLines() []string {
 	if s.Owner != "" && s.Owner != v.client {
 		lines = append(lines, "started by "+plainString(model.OneLine(s.Owner, 0)))
 	}
-	if note := stopNote(s.Stop, v.client, v.now); note != "" {
+	if note := stopNote(s.Stop, v.client, v.now, v.found); note != "" {
 		lines = append(lines, note)
 	}
 	if note := signalNote(s); note != "" {

@@ -93,7 +93,7 @@ func TestEndToEndNotesSinceConnect(t *testing.T) {
 	for _, c := range []string{"exit 3", "exit 4"} {
 		ok(t, first, toolBackground, map[string]any{"command": c, "wait": 30})
 	}
-	second, cmd2 := startServeIn(t, &recorder{}, os.Stderr, dir, env, "--grace", "1s", "--linger", "0")
+	second, cmd2 := startServeIn(t, &recorder{}, os.Stderr, dir, env, "--grace", "1s")
 	_, text := ok(t, second, toolStatus, map[string]any{"id": 0})
 	if strings.Contains(text, "(finished;") {
 		t.Errorf("a new client is noted the jobs that finished before it came:\n%s", text)
@@ -246,4 +246,45 @@ func TestEndToEndGrepHeader(t *testing.T) {
 	if !strings.Contains(text, "1202- > ok 1202\n--\n2499- > ok 2499\n") || strings.Count(text, "\n--\n") != 2 {
 		t.Errorf("context 1:\n%s", text)
 	}
+}
+
+// TestEndToEndTwoStops (tester 2, item 6): two clients of one session
+// stopping one job; the second was told it had stopped it (both clients
+// have one name). Its report says who asked first and that the job was
+// already stopping; the first's report is its own stop.
+func TestEndToEndTwoStops(t *testing.T) {
+	t.Parallel()
+	dir, env := t.TempDir(), []string{"JOBDECK_SESSION_DIR=" + sessionDir(t)}
+	a, cmdA := startServeIn(t, &recorder{}, os.Stderr, dir, env, "--grace", "1s", "--linger", "0")
+	b, cmdB := startServeIn(t, &recorder{}, os.Stderr, dir, env, "--grace", "1s")
+	ok(t, a, toolBackground, map[string]any{"command": "trap '' TERM; echo up; sleep 60", "name": "stubborn"})
+	first := make(chan string, 1)
+	go func() {
+		res, err := a.CallTool(t.Context(), &mcp.CallToolParams{Name: toolKill, Arguments: map[string]any{"id": "stubborn", "grace": 2}})
+		if err != nil {
+			first <- err.Error()
+			return
+		}
+		first <- textOf(res)
+	}()
+	waitFor(t, 10*time.Second, func() bool {
+		_, text := ok(t, b, toolStatus, map[string]any{"id": "stubborn"})
+		return strings.Contains(text, "\nstopping")
+	})
+	_, second := ok(t, b, toolKill, map[string]any{"id": "stubborn"})
+	if !strings.Contains(second, "(asked first by e2e; this stop found it already stopping)") {
+		t.Errorf("the second stop's report:\n%s", second)
+	}
+	// (The second stop's grace, the job's 1 s, shortened the first's 2 s.)
+	if text := <-first; !strings.Contains(text, "\nstopped in 1") || strings.Contains(text, "asked") {
+		t.Errorf("the first stop's report:\n%s", text)
+	}
+	// A stop of the job once it is over says it was already stopped.
+	if _, text := ok(t, b, toolKill, map[string]any{"id": "stubborn"}); !strings.Contains(text, "this stop found it already stopped)") {
+		t.Errorf("a stop after the end:\n%s", text)
+	}
+	a.Close()
+	b.Close()
+	waitExit(t, cmdA, 30*time.Second)
+	waitExit(t, cmdB, 30*time.Second)
 }

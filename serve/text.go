@@ -45,14 +45,24 @@ func header(s model.Snapshot, now time.Time, cmdMax int) string {
 }
 
 // stopNote describes a stop: what was sent, whether SIGKILL was needed,
-// and who asked when it was not client. Empty without a stop.
-func stopNote(st *model.Stop, client string, now time.Time) string {
+// and who asked when it was not client. found, for the report of a stop
+// that found the job already "stopping" or "stopped" (model.Report
+// StopJoined), says so and who asked first, whatever their name: two
+// clients may share one. Empty without a stop.
+func stopNote(st *model.Stop, client string, now time.Time, found string) string {
 	if st == nil {
 		return ""
 	}
 	by := ""
 	if st.By != "" && st.By != client {
 		by = " (asked by " + plainString(model.OneLine(st.By, 0)) + ")"
+	}
+	if found != "" {
+		who := plainString(model.OneLine(st.By, 0))
+		if who == "" {
+			who = "another client"
+		}
+		by = fmt.Sprintf(" (asked first by %s; this stop found it already %s)", who, found)
 	}
 	grace := st.Grace.String()
 	term := fmt.Sprintf("SIGTERM to %s", count(st.TermSent, "process", "processes"))

@@ -136,9 +136,15 @@ func TestNotes(t *testing.T) {
 		{&model.Stop{At: t0, Grace: time.Second, TermSent: 2, Done: t0.Add(10 * time.Millisecond), By: "jobdeck"}, "stopped in 10ms (asked by jobdeck): SIGTERM to 2 processes; no SIGKILL needed"},
 	}
 	for _, c := range stops {
-		if got := stopNote(c.st, "me", now); got != c.want {
+		if got := stopNote(c.st, "me", now, ""); got != c.want {
 			t.Errorf("stopNote(%+v) = %q, want %q", c.st, got, c.want)
 		}
+	}
+	// A stop that found the job stopping names who asked first, even a
+	// client of the same name.
+	joined := &model.Stop{At: t0, Grace: time.Second, TermSent: 1, Done: t0.Add(time.Second), By: "me"}
+	if got, want := stopNote(joined, "me", now, "stopping"), "stopped in 1s (asked first by me; this stop found it already stopping): SIGTERM to 1 process; no SIGKILL needed"; got != want {
+		t.Errorf("a joined stop: %q, want %q", got, want)
 	}
 	signals := map[model.Exit]string{
 		{Signal: 15}: "note: this SIGTERM was not sent by jobdeck",

@@ -278,16 +278,24 @@ func (s *server) kill(ctx context.Context, req *mcp.CallToolRequest, in KillArgs
 	defer s.progress(ctx, req, 0, func(d time.Duration) string {
 		return fmt.Sprintf("stopping job %s: %s", id, compactSeconds(d.Truncate(time.Second)))
 	})()
+	asked := time.Now()
 	rep, err := s.core.Kill(ctx, id, opts)
+	found := ""
+	if st := rep.Job.Stop; rep.StopJoined && st != nil {
+		found = "stopping"
+		if !st.Done.IsZero() && st.Done.Before(asked) {
+			found = "stopped"
+		}
+	}
 	if err != nil {
 		if rep.Job.Command == "" {
 			return nil, nil, coreFail(toolKill, err)
 		}
 		// The stop goes on; show where it stands.
-		r := render(view{rep: rep, client: client, now: s.opts.now(), budget: model.DefaultResultBytes, kill: true})
+		r := render(view{rep: rep, client: client, now: s.opts.now(), budget: model.DefaultResultBytes, kill: true, found: found})
 		return nil, nil, coreFail(toolKill, fmt.Errorf("%w\n\n%s", err, r.text))
 	}
-	return s.finish(req, view{rep: rep, budget: model.DefaultResultBytes, kill: true})
+	return s.finish(req, view{rep: rep, budget: model.DefaultResultBytes, kill: true, found: found})
 }
 
 // clientName is the calling client's name from its initialize request (or
