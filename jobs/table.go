@@ -213,6 +213,10 @@ func (t *Table) start(ctx context.Context, spec model.Spec, prev *model.JobID) (
 	return j.report(tailSpec(), nil), nil
 }
 
+// DefaultGrace is the grace of a job started without one: Options.Grace,
+// or model.DefaultGrace.
+func (t *Table) DefaultGrace() time.Duration { return t.grace }
+
 // supervisorGrace converts a grace (zero: none) to supervisor.Config's
 // encoding, where zero means its default and negative means none.
 func supervisorGrace(g time.Duration) time.Duration {

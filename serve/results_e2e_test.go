@@ -288,3 +288,32 @@ func TestEndToEndTwoStops(t *testing.T) {
 	waitExit(t, cmdA, 30*time.Second)
 	waitExit(t, cmdB, 30*time.Second)
 }
+
+// TestEndToEndKillDescribesGrace (tester 2, item 8): job_kill's
+// description said the grace was 5 s whatever --grace said. It states the
+// grace in use, in-process and through a session.
+func TestEndToEndKillDescribesGrace(t *testing.T) {
+	t.Parallel()
+	env := []string{"JOBDECK_SESSION_DIR=" + sessionDir(t)}
+	for _, c := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"--private", "--grace", "2s"}, "2s for the jobs you start here"},
+		{[]string{"--grace", "1.5s", "--linger", "0"}, "1.5s for the jobs you start here"},
+		{[]string{"--private", "--grace", "0"}, "0 (SIGKILL at once) for the jobs you start here"},
+	} {
+		cs, cmd := startServeIn(t, &recorder{}, os.Stderr, t.TempDir(), env, c.args...)
+		tools, err := cs.ListTools(t.Context(), nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, tool := range tools.Tools {
+			if tool.Name == toolKill && !strings.Contains(tool.Description, c.want) {
+				t.Errorf("%v: job_kill's description lacks %q: %s", c.args, c.want, tool.Description)
+			}
+		}
+		cs.Close()
+		waitExit(t, cmd, 30*time.Second)
+	}
+}

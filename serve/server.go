@@ -4,9 +4,11 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"fmt"
 	"time"
 
 	"github.com/google/jsonschema-go/jsonschema"
+	"github.com/jobdeck/jobdeck/model"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
@@ -37,8 +39,28 @@ Wait for any job: {"wait":600} returns when one ends (with until: prints a match
 Search: {"id":0,"grep":"FAIL|panic","context":2}, each line with its seq.
 lines: newest N (default 50); head: oldest N. Results fit 16 KiB (max_bytes for more) and end with the call that reads what was left out.
 Waits notify progress; a long wait needs a client request timeout longer than it.`
-	descKill = `Stop a job and its whole process tree: SIGTERM, then SIGKILL after grace seconds (default 5). Returns once nothing of it runs, with the stop and the lines you were not shown yet. Output stays readable with job_status. restart: true then starts the same command again and returns the new job's report.`
+	descKill = `Stop a job and its whole process tree: SIGTERM, then SIGKILL after grace seconds (default: the job's own grace, %s for the jobs you start here). Returns once nothing of it runs, with the stop and the lines you were not shown yet. Output stays readable with job_status. restart: true then starts the same command again and returns the new job's report.`
 )
+
+// graceCore is a Core that says the grace of the jobs it starts without
+// one (jobdeck's --grace); job_kill's description states it.
+type graceCore interface {
+	DefaultGrace() time.Duration
+}
+
+// killDescription is job_kill's description with core's default grace
+// (model.DefaultGrace when core does not say).
+func killDescription(core Core) string {
+	g := model.DefaultGrace
+	if gc, ok := core.(graceCore); ok {
+		g = gc.DefaultGrace()
+	}
+	words := compactSeconds(g)
+	if g == 0 {
+		words = "0 (SIGKILL at once)"
+	}
+	return fmt.Sprintf(descKill, words)
+}
 
 // argumentsHelp is what each tool takes, appended to argument errors.
 var argumentsHelp = map[string]string{
@@ -130,7 +152,7 @@ func newServer(core Core, opts options) *server {
 	addTool(s, &mcp.Tool{
 		Name:         toolKill,
 		Title:        "Stop a job and its process tree",
-		Description:  descKill,
+		Description:  killDescription(core),
 		InputSchema:  s.inputs[toolKill],
 		OutputSchema: output,
 		Annotations: &mcp.ToolAnnotations{

@@ -45,6 +45,15 @@ type clientCore struct {
 	grace *time.Duration // the client's --grace, when it gave one
 }
 
+// DefaultGrace is the grace of the jobs this client starts without one:
+// its --grace, or the session's.
+func (c clientCore) DefaultGrace() time.Duration {
+	if c.grace != nil {
+		return *c.grace
+	}
+	return c.Table.DefaultGrace()
+}
+
 // Start completes spec with the client's directory, environment and
 // grace.
 func (c clientCore) Start(ctx context.Context, spec model.Spec) (model.Report, error) {
