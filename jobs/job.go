@@ -50,6 +50,7 @@ type job struct {
 	remaining int
 	stopInfo  *model.Stop
 	errMsg    string
+	oomKills  int            // the OOM killer's kills in the job's cgroup
 	notes     []string       // the supervisor's fallbacks
 	size      model.TermSize // the pty's size as last resized (zero: the spec's)
 	treeEmpty bool
@@ -211,6 +212,8 @@ func (j *job) eventLoop(events <-chan supervisor.Event) {
 			}
 		case supervisor.EventLimit:
 			j.errMsg = addNote(j.errMsg, ev.Note)
+		case supervisor.EventOOM:
+			j.oomKills = ev.Count
 		case supervisor.EventEmpty, supervisor.EventLost:
 			j.treeEmpty = true
 			j.remaining = 0
@@ -338,7 +341,7 @@ func (j *job) snapshot() model.Snapshot {
 		ID: j.id, Name: j.spec.Name, Command: j.spec.Command, Dir: j.spec.Dir,
 		Owner: j.spec.Owner, TTY: !j.spec.NoTTY, State: j.state, PID: j.pid,
 		Started: j.started, Ended: j.ended, Remaining: j.remaining,
-		Done: j.done, Err: j.errMsg, Cgroup: j.cgroup,
+		Done: j.done, Err: j.errMsg, Cgroup: j.cgroup, OOMKills: j.oomKills,
 		Lines: st.last, Bytes: st.bytes, FirstSeq: st.first, DroppedBytes: st.droppedBytes,
 		Notes: slices.Clone(j.notes),
 	}

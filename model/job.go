@@ -190,6 +190,12 @@ type Snapshot struct {
 	// Cgroup tells whether the job runs in its own cgroup v2 (so that
 	// cgroup.kill finishes a stop).
 	Cgroup bool
+	// OOMKills counts the processes of the job the kernel's OOM killer
+	// killed, from its cgroup's memory.events once the tree is empty.
+	// Zero when none did, and when nobody can know (no cgroup with the
+	// memory controller): only a count above zero says it was the OOM
+	// killer.
+	OOMKills int
 	// Notes are what the job's supervisor could not set up and how it
 	// falls back ("no cgroup v2 for the job (…); stops rely on the
 	// subreaper walk"), one sentence each, without duplicates, and what

@@ -317,3 +317,18 @@ func TestEndToEndKillDescribesGrace(t *testing.T) {
 		waitExit(t, cmd, 30*time.Second)
 	}
 }
+
+// TestEndToEndForeignKill (tester 2, item 10): a SIGKILL jobdeck did not
+// send was put down to the OOM killer, a guess. It is said to be foreign,
+// and the OOM killer is named only when the job's cgroup counted its kills.
+func TestEndToEndForeignKill(t *testing.T) {
+	t.Parallel()
+	cs, cmd := startServe(t, &recorder{}, os.Stderr)
+	defer func() { cs.Close(); waitExit(t, cmd, 30*time.Second) }()
+	for _, command := range []string{`bash -c 'kill -KILL $$'`, `bash -c 'kill -KILL $$'; exit $?`} {
+		_, text := ok(t, cs, toolBackground, map[string]any{"command": command, "wait": 10})
+		if !strings.Contains(text, "SIGKILL, not sent by jobdeck") && !strings.Contains(text, "this SIGKILL was not sent by jobdeck") || strings.Contains(text, "OOM") {
+			t.Errorf("%s:\n%s", command, text)
+		}
+	}
+}

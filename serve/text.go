@@ -84,20 +84,25 @@ func stopNote(st *model.Stop, client string, now time.Time, found string) string
 }
 
 // signalNote says when the signal that ended the job did not come from
-// jobdeck (the job itself, another process, or for SIGKILL often the
-// kernel's OOM killer). An exit status of 137 or 143 is only how bash
+// jobdeck (the job itself, another process, or for SIGKILL the kernel's
+// OOM killer, said only when the job's cgroup counted its kills:
+// Snapshot.OOMKills). An exit status of 137 or 143 is only how bash
 // reports such a death (or a plain `exit 137`), and is worded as such.
 func signalNote(s model.Snapshot) string {
 	fs, ok := s.ForeignSignal()
+	oom := ""
+	if s.OOMKills > 0 {
+		oom = fmt.Sprintf(": the kernel's OOM killer killed %s of the job (its cgroup's memory.events)", count(s.OOMKills, "process", "processes"))
+	}
 	switch {
 	case !ok:
 		return ""
 	case fs.ViaShell && fs.Signal == 9:
-		return "note: exit status 137 usually means a process died of SIGKILL, not sent by jobdeck (the OOM killer?)"
+		return "note: exit status 137 usually means a process died of SIGKILL, not sent by jobdeck" + oom
 	case fs.ViaShell:
 		return fmt.Sprintf("note: exit status %d usually means a process died of %s, not sent by jobdeck", 128+fs.Signal, model.SignalName(fs.Signal))
 	case fs.Signal == 9:
-		return "note: this SIGKILL was not sent by jobdeck (the kernel's OOM killer?)"
+		return "note: this SIGKILL was not sent by jobdeck" + oom
 	}
 	return "note: this " + model.SignalName(fs.Signal) + " was not sent by jobdeck"
 }

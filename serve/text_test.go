@@ -64,7 +64,7 @@ func TestReportText(t *testing.T) {
 		{"a stop another asked for", model.Report{Job: withStop}, view{},
 			"job 2 killed by SIGTERM 0:01 make\nstopped in 5s (asked by console): SIGTERM to 3 processes; SIGKILL was needed for 1 after the 5s grace\n(no output)"},
 		{"a signal jobdeck did not send", model.Report{Job: foreign}, view{},
-			"job 2 killed by SIGKILL 0:01 make\nnote: this SIGKILL was not sent by jobdeck (the kernel's OOM killer?)\n(no output)"},
+			"job 2 killed by SIGKILL 0:01 make\nnote: this SIGKILL was not sent by jobdeck\n(no output)"},
 		{"problems and fallbacks", model.Report{Job: lost}, view{},
 			"job 2 exited 0 0:01 make\nnote: the supervisor was lost\nnote: no cgroup v2 for the job (read-only); stops rely on the subreaper walk\n(no output)"},
 		{"started by someone else", model.Report{Job: other, Page: model.Page{}}, view{},
@@ -148,7 +148,7 @@ func TestNotes(t *testing.T) {
 	}
 	signals := map[model.Exit]string{
 		{Signal: 15}: "note: this SIGTERM was not sent by jobdeck",
-		{Code: 137}:  "note: exit status 137 usually means a process died of SIGKILL, not sent by jobdeck (the OOM killer?)",
+		{Code: 137}:  "note: exit status 137 usually means a process died of SIGKILL, not sent by jobdeck",
 		{Code: 143}:  "note: exit status 143 usually means a process died of SIGTERM, not sent by jobdeck",
 		{Code: 1}:    "",
 	}
@@ -156,6 +156,12 @@ func TestNotes(t *testing.T) {
 		if got := signalNote(model.Snapshot{Exit: &e}); got != want {
 			t.Errorf("signalNote(%+v) = %q, want %q", e, got, want)
 		}
+	}
+	// The OOM killer is named only when the job's cgroup counted its
+	// kills (tester 2, item 10: it was guessed at every SIGKILL).
+	oom := model.Snapshot{Exit: &model.Exit{Signal: 9}, OOMKills: 2}
+	if got, want := signalNote(oom), "note: this SIGKILL was not sent by jobdeck: the kernel's OOM killer killed 2 processes of the job (its cgroup's memory.events)"; got != want {
+		t.Errorf("an OOM kill: %q, want %q", got, want)
 	}
 	open := &model.Line{Text: []byte("Password: "), Partial: true, Time: t0}
 	waits := []struct {

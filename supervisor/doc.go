@@ -43,7 +43,8 @@
 // after the leader exited or while a stop runs (a last one with 0 precedes
 // EventEmpty when a non-zero number was reported); EventSignalled for each
 // step of a stop; EventLimit at most once, when the job was seen at its
-// process limit; and last either EventEmpty (the tree is empty) or
+// process limit; EventOOM at most once, when the job's cgroup counted OOM
+// kills; and last either EventEmpty (the tree is empty) or
 // EventLost (the supervisor died; jobdeck then killed the job's cgroup,
 // every process carrying its environment markers and, where it adopts
 // orphans, what of the tree came back to it, and removed the job's private

@@ -36,10 +36,14 @@ const (
 	// failed); Event.Note says which limit and how it was seen. At most
 	// once per job, at any time before the last event.
 	EventLimit
+	// EventOOM: the kernel's OOM killer killed Event.Count processes of
+	// the job's cgroup (its memory.events). At most once, before the
+	// last event; never without a cgroup with the memory controller.
+	EventOOM
 )
 
 // String returns the kind's name: exit, remaining, signalled, empty, lost,
-// limit.
+// limit, oom.
 func (k EventKind) String() string {
 	switch k {
 	case EventExit:
@@ -54,6 +58,8 @@ func (k EventKind) String() string {
 		return "lost"
 	case EventLimit:
 		return "limit"
+	case EventOOM:
+		return "oom"
 	}
 	return "unknown"
 }
@@ -65,7 +71,7 @@ type Event struct {
 	Exit      model.Exit // EventExit
 	Remaining int        // EventRemaining, EventExit: processes left running besides the leader, each counted with what it started
 	Signal    int        // EventSignalled
-	Count     int        // EventSignalled
+	Count     int        // EventSignalled, EventOOM
 	Err       string     // EventLost
 	Note      string     // EventLimit
 }

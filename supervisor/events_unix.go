@@ -89,6 +89,9 @@ func toEvent(w wire.Event) (Event, bool) {
 	case wire.EvLimit:
 		ev.Kind = EventLimit
 		ev.Note = w.Reason
+	case wire.EvOOM:
+		ev.Kind = EventOOM
+		ev.Count = w.Count
 	default:
 		return ev, false
 	}

@@ -93,6 +93,14 @@ func (s *sup) finish() {
 	}
 	s.nextLimit = time.Time{} // a last look (pids.events counts every refused fork)
 	s.checkLimit(time.Now(), 0, false)
+	if s.cg != nil {
+		// What the kernel's OOM killer did in the job's cgroup (read
+		// before the cgroup goes), so that a SIGKILL nobody sent is
+		// explained only when it was that (ARCHITECTURE.md §5).
+		if n := oomKills(s.cg.dir); n > 0 {
+			s.ev.emit(wire.Event{Ev: wire.EvOOM, Count: n})
+		}
+	}
 	s.ev.emit(wire.Event{Ev: wire.EvEmpty})
 	if s.cg != nil {
 		_ = s.cg.remove(time.Second)

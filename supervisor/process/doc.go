@@ -24,7 +24,8 @@
 // after the leader exited or while a stop runs (a last one with 0 precedes
 // "empty" when a non-zero number was reported); "signalled" for each step
 // of a stop; "limit" at most once, when the job was seen at its process
-// limit; and last "empty". The event pipe is written from a goroutine of
+// limit; "oom" at most once, before "empty", when the job's cgroup's
+// memory.events counted OOM kills; and last "empty". The event pipe is written from a goroutine of
 // its own (emitter.go), so a stop goes on when jobdeck stalls.
 //
 // Process limit: the wrapper lowers its soft RLIMIT_NPROC to 64 below

@@ -181,3 +181,20 @@ func userTasks(uid int) uint64 {
 	}
 	return n
 }
+
+// oomKills reads the "oom_kill" count of the cgroup's memory.events: the
+// processes the kernel's OOM killer killed in it (0 without the memory
+// controller, or when it cannot be read).
+func oomKills(dir string) int {
+	b, err := os.ReadFile(filepath.Join(dir, "memory.events"))
+	if err != nil {
+		return 0
+	}
+	for _, line := range bytes.Split(b, []byte("\n")) {
+		if v, ok := bytes.CutPrefix(line, []byte("oom_kill ")); ok {
+			n, _ := strconv.Atoi(string(bytes.TrimSpace(v)))
+			return n
+		}
+	}
+	return 0
+}

@@ -19,6 +19,7 @@
 //	  {"ev":"remaining","remaining":N}
 //	  {"ev":"signalled","signal":S,"count":N}
 //	  {"ev":"limit","reason":"…"}                                       at most once
+//	  {"ev":"oom","count":N}                                            at most once, before empty
 //	  {"ev":"empty"}                                                    last
 //
 // Every event carries "t", the supervisor's clock in Unix nanoseconds.
@@ -80,6 +81,7 @@ const (
 	EvRemaining = "remaining" // the count of other live processes changed: Remaining
 	EvSignalled = "signalled" // a stop signalled Count processes with Signal
 	EvLimit     = "limit"     // the job was seen at its process limit: Reason
+	EvOOM       = "oom"       // the kernel's OOM killer killed Count processes of the job's cgroup
 	EvEmpty     = "empty"     // the tree is empty; the last event
 )
 

@@ -114,18 +114,23 @@ func StopNote(st *model.Stop, self string, now time.Time) string {
 
 // SignalNote says when the signal that ended the job did not come from
 // jobdeck; an exit status of 137 or 143 is worded as what it usually
-// means. Empty otherwise.
+// means; the OOM killer is named only when the job's cgroup counted its
+// kills (Snapshot.OOMKills). Empty otherwise.
 func SignalNote(s model.Snapshot) string {
 	fs, ok := s.ForeignSignal()
+	oom := ""
+	if s.OOMKills > 0 {
+		oom = fmt.Sprintf(": the kernel's OOM killer killed %s of the job", Count(s.OOMKills, "process", "processes"))
+	}
 	switch {
 	case !ok:
 		return ""
 	case fs.ViaShell && fs.Signal == 9:
-		return "note: exit status 137 usually means a process died of SIGKILL, not sent by jobdeck (the OOM killer?)"
+		return "note: exit status 137 usually means a process died of SIGKILL, not sent by jobdeck" + oom
 	case fs.ViaShell:
 		return fmt.Sprintf("note: exit status %d usually means a process died of %s, not sent by jobdeck", 128+fs.Signal, model.SignalName(fs.Signal))
 	case fs.Signal == 9:
-		return "note: this SIGKILL was not sent by jobdeck (the kernel's OOM killer?)"
+		return "note: this SIGKILL was not sent by jobdeck" + oom
 	}
 	return "note: this " + model.SignalName(fs.Signal) + " was not sent by jobdeck"
 }

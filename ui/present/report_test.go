@@ -68,9 +68,9 @@ func TestNotes(t *testing.T) {
 		}
 	}
 	for e, want := range map[model.Exit]string{
-		{Signal: 9}:  "note: this SIGKILL was not sent by jobdeck (the kernel's OOM killer?)",
+		{Signal: 9}:  "note: this SIGKILL was not sent by jobdeck",
 		{Signal: 2}:  "note: this SIGINT was not sent by jobdeck",
-		{Code: 137}:  "note: exit status 137 usually means a process died of SIGKILL, not sent by jobdeck (the OOM killer?)",
+		{Code: 137}:  "note: exit status 137 usually means a process died of SIGKILL, not sent by jobdeck",
 		{Code: 143}:  "note: exit status 143 usually means a process died of SIGTERM, not sent by jobdeck",
 		{Signal: 11}: "",
 	} {
