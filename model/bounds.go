@@ -116,6 +116,12 @@ func CheckCommand(cmd string) error {
 	return nil
 }
 
+// NameRule is the rule of a job's name, in the words the README and every
+// refusal use: any printable text on one line, spaces included, but not a
+// number. A Procfile's names are stricter (its format's), and are checked
+// there as well as here.
+const NameRule = "a name is one line of at most 64 bytes without control characters, and not a number (it would read as a job ID); spaces are allowed, and names are compared without case"
+
 // CheckName trims name and refuses one that reads as a job ID (a decimal
 // number) or is not one line of at most MaxNameBytes bytes without control
 // characters. It returns the trimmed name; "" is no name and is fine.
@@ -126,10 +132,10 @@ func CheckName(name string) (string, error) {
 		return "", nil
 	}
 	if _, err := strconv.Atoi(name); err == nil {
-		return name, badSpec(FieldName, "name %q is a number and would read as a job ID: pick a name with a letter in it", name)
+		return name, badSpec(FieldName, "name %q is a number and would read as a job ID: pick a name with a letter in it (%s)", name, NameRule)
 	}
 	if OneLine(name, 0) != name || len(name) > MaxNameBytes {
-		return name, badSpec(FieldName, "a name is one line of at most %d bytes without control characters, like \"web\" or \"tests\"", MaxNameBytes)
+		return name, badSpec(FieldName, "%s, like \"web\" or \"dev server\"", NameRule)
 	}
 	return name, nil
 }

@@ -15,7 +15,7 @@ import (
 // call.
 type BackgroundArgs struct {
 	Command string   `json:"command" jsonschema:"shell command (bash), stdin /dev/null; up to 1 MiB"`
-	Name    string   `json:"name,omitempty" jsonschema:"label; id accepts it; the newest job with the name"`
+	Name    string   `json:"name,omitempty" jsonschema:"label: one line, spaces allowed, not a number; id accepts it; the newest job with the name"`
 	Cwd     string   `json:"cwd,omitempty" jsonschema:"working directory (default: jobdeck's)"`
 	TTY     *bool    `json:"tty,omitempty" jsonschema:"stdout on a pty (default true); false: plain pipes"`
 	Wait    *float64 `json:"wait,omitempty" jsonschema:"seconds to wait (0-600) for the end or, with until, a match"`

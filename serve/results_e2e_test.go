@@ -332,3 +332,20 @@ func TestEndToEndForeignKill(t *testing.T) {
 		}
 	}
 }
+
+// TestEndToEndNameWithSpaces (tester 2, item 10): background takes a name
+// with spaces, as the README says, and id selects it without case.
+func TestEndToEndNameWithSpaces(t *testing.T) {
+	t.Parallel()
+	cs, cmd := startServe(t, &recorder{}, os.Stderr)
+	defer func() { cs.Close(); waitExit(t, cmd, 30*time.Second) }()
+	if _, text := ok(t, cs, toolBackground, map[string]any{"command": "echo hi", "name": "dev server", "wait": 10}); !strings.HasPrefix(text, "job 0 (dev server) exited 0") {
+		t.Errorf("a name with a space:\n%s", text)
+	}
+	if _, text := ok(t, cs, toolStatus, map[string]any{"id": "Dev Server"}); !strings.HasPrefix(text, "job 0 (dev server)") {
+		t.Errorf("selected without case:\n%s", text)
+	}
+	if msg := fails(t, cs, toolBackground, map[string]any{"command": "echo hi", "name": "42"}); !strings.Contains(msg, model.NameRule) {
+		t.Errorf("a number as a name: %s", msg)
+	}
+}
