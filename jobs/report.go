@@ -126,7 +126,7 @@ func (r *ring) fitBudget(pick []unit, budget *budget, m *matcher, grep bool, p *
 	var keep int
 	if info.Head {
 		// The oldest units that fit; the budget leaves out the newest
-		// (ARCHITECTURE.md §4: a head read pages on from its cursor).
+		// (ARCHITECTURE.md §1: a seq is the cursor a head read pages on from).
 		keep, lines = r.fitUnits(pick, budget, true)
 		p.More += uint64(len(pick) - keep)
 		if p.More == 0 {

@@ -291,8 +291,10 @@ func (s *server) kill(ctx context.Context, req *mcp.CallToolRequest, in KillArgs
 		if rep.Job.Command == "" {
 			return nil, nil, coreFail(toolKill, err)
 		}
-		// The stop goes on; show where it stands.
-		r := render(view{rep: rep, client: client, now: s.opts.now(), budget: model.DefaultResultBytes, kill: true, found: found})
+		// The stop goes on; show where it stands, leaving the error's
+		// words and the notes (a quarter) their room in the budget.
+		budget := max(model.MinResultBytes, model.DefaultResultBytes*3/4-len(err.Error())-256)
+		r := render(view{rep: rep, client: client, now: s.opts.now(), budget: budget, kill: true, found: found})
 		return nil, nil, coreFail(toolKill, fmt.Errorf("%w\n\n%s", err, r.text))
 	}
 	return s.finish(req, view{rep: rep, budget: model.DefaultResultBytes, kill: true, found: found})
