@@ -192,7 +192,7 @@ func (c *remoteCore) Session(context.Context) (model.SessionInfo, error) {
 		return model.SessionInfo{}, err
 	}
 	info := r.Info()
-	si := model.SessionInfo{Label: info.Label(), Short: filepath.Base(info.Worktree), Self: r.Welcome().Client}
+	si := model.SessionInfo{Label: info.Label(), Short: model.OneLine(filepath.Base(info.Worktree), 0), Self: r.Welcome().Client}
 	if info.Name != "" {
 		si.Short = strconv.Quote(info.Name)
 	}

@@ -56,9 +56,11 @@ func (s Snapshot) Header(now time.Time) string {
 }
 
 // OneLine returns s on one line for headers and lists: line breaks become
-// "⏎", other control and bidi formatting characters become spaces, invalid
-// UTF-8 becomes U+FFFD, and the result is cut to max characters with "…"
-// (max ≤ 0 means no cut).
+// "⏎", the other C0 controls and DEL their Unicode control pictures (ESC
+// is "␛", BEL "␇": an escape sequence in a path or a name shows as what it
+// is, and never acts), tabs, C1 controls and bidi formatting characters
+// become spaces, invalid UTF-8 becomes U+FFFD, and the result is cut to
+// max characters with "…" (max ≤ 0 means no cut).
 func OneLine(s string, max int) string {
 	var b strings.Builder
 	n := 0
@@ -74,6 +76,10 @@ func OneLine(s string, max int) string {
 			b.WriteString("⏎")
 		case r == utf8.RuneError && size == 1:
 			b.WriteRune(utf8.RuneError)
+		case r < 0x20 && r != '\t':
+			b.WriteRune(0x2400 + r) // U+2400 Control Pictures: ␀ … ␟
+		case r == 0x7f:
+			b.WriteRune('␡')
 		case r == '\t' || unicode.IsControl(r) || unicode.In(r, unicode.Bidi_Control):
 			b.WriteByte(' ')
 		default:

@@ -18,7 +18,7 @@ func TestHeader(t *testing.T) {
 		{"shell signal", Snapshot{ID: 1, State: StateExited, Started: t0, Ended: t0, Exit: &Exit{Code: 139}, Command: "x"}, "job 1 exited 139 (128+SIGSEGV) 0:00 x"},
 		{"lingering", Snapshot{ID: 2, State: StateExited, Started: t0, Ended: t0.Add(2 * time.Second), Exit: &Exit{}, Remaining: 1, Command: "a &\nb"}, "job 2 exited 0, 1 still running 0:02 a &⏎b"},
 		{"failed", Snapshot{ID: 4, State: StateFailed, Err: "bash not found", Command: "x"}, "job 4 failed: bash not found 0:00 x"},
-		{"hostile command", Snapshot{ID: 5, State: StateRunning, Started: t0, Command: "echo \x1b]0;t\x07\u202e"}, "job 5 running 0:02 echo  ]0;t"},
+		{"hostile command", Snapshot{ID: 5, State: StateRunning, Started: t0, Command: "echo \x1b]0;t\x07\u202e"}, "job 5 running 0:02 echo ␛]0;t␇"},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {

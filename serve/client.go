@@ -8,14 +8,14 @@ import (
 )
 
 // clientNamer is a receiving middleware that tells onClient the client's
-// name once: the first request that carries it (an initialize names its
+// name (as ShownClient shows it) once: the first request that carries it (an initialize names its
 // client; under protocol 2026-07-28 every request does, in _meta).
 func clientNamer(onClient func(name string)) mcp.Middleware {
 	var once sync.Once
 	return func(next mcp.MethodHandler) mcp.MethodHandler {
 		return func(ctx context.Context, method string, req mcp.Request) (mcp.Result, error) {
 			if name := requestClient(req); name != "" {
-				once.Do(func() { onClient(name) })
+				once.Do(func() { onClient(ShownClient(name)) })
 			}
 			return next(ctx, method, req)
 		}

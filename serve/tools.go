@@ -301,15 +301,23 @@ func (s *server) kill(ctx context.Context, req *mcp.CallToolRequest, in KillArgs
 }
 
 // clientName is the calling client's name from its initialize request (or
-// the request's own client info), on one plain line of at most 64
-// characters; "agent" when it gave none.
+// the request's own client info) as ShownClient shows it.
 func clientName(req *mcp.CallToolRequest) string {
 	if req != nil {
 		if info := req.ClientInfo(); info != nil {
-			if name := model.OneLine(plainString(info.Name), model.MaxNameBytes); name != "" {
-				return name
-			}
+			return ShownClient(info.Name)
 		}
+	}
+	return ShownClient("")
+}
+
+// ShownClient is how an MCP client's name (its clientInfo.name) is shown
+// everywhere, in job owners, the console and `jobdeck sessions`: one plain
+// line (escape sequences dropped, as from a job's output) of at most
+// model.MaxNameBytes characters; "agent" when it gave none.
+func ShownClient(name string) string {
+	if name := model.OneLine(plainString(name), model.MaxNameBytes); name != "" {
+		return name
 	}
 	return "agent"
 }

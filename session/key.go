@@ -12,6 +12,8 @@ import (
 	"path/filepath"
 	"strings"
 	"time"
+
+	"github.com/jobdeck/jobdeck/model"
 )
 
 // Target says which session a client wants: the session of a worktree, or
@@ -58,13 +60,14 @@ func (t Target) Key() string {
 	return "w-" + hex.EncodeToString(sum[:8])
 }
 
-// Label is how messages name the session: its worktree path, or
-// `session "NAME"`.
+// Label is how messages name the session: its worktree path (on one line
+// as model.OneLine shows it: a path's escape sequences show as "␛…" and
+// never reach a terminal), or `session "NAME"`.
 func (t Target) Label() string {
 	if t.Name != "" {
 		return fmt.Sprintf("session %q", t.Name)
 	}
-	return t.Worktree
+	return model.OneLine(t.Worktree, 0)
 }
 
 // Phrase names the session in a sentence: "the session of /home/me/app",
@@ -73,7 +76,7 @@ func (t Target) Phrase() string {
 	if t.Name != "" {
 		return t.Label()
 	}
-	return "the session of " + t.Worktree
+	return "the session of " + t.Label()
 }
 
 // gitTimeout bounds `git rev-parse`: a hung git (a network filesystem)

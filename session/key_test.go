@@ -4,6 +4,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strings"
 	"testing"
 )
 
@@ -50,5 +51,17 @@ func TestWorktree(t *testing.T) {
 		}
 		check("git, subdirectory", sub, repo)
 		check("git, symlink", filepath.Join(link, "a"), repo)
+	}
+}
+
+// TestLabelShowsEscapes: a worktree path with an escape sequence in its
+// name is shown with the escape's control picture, never the byte itself
+// (`jobdeck sessions` printed it raw to the terminal).
+func TestLabelShowsEscapes(t *testing.T) {
+	tg := Target{Worktree: "/tmp/e\x1b]0;PWN\x07\x1b[31mx"}
+	for _, s := range []string{tg.Label(), tg.Phrase(), Info{Worktree: tg.Worktree}.Label()} {
+		if strings.ContainsAny(s, "\x1b\x07") || !strings.Contains(s, "/tmp/e␛]0;PWN␇␛[31mx") {
+			t.Errorf("shown as %q, want the escapes as ␛ and ␇", s)
+		}
 	}
 }

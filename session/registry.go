@@ -42,10 +42,15 @@ func (s *server) admit(h Hello, c interface{ Close() error }) (*client, error) {
 	return cl, nil
 }
 
-// clientName is how a client is listed: its given name, or its kind.
+// clientName is how a client is listed before it names itself: its given
+// name, else "agent" for an agent over stdio (serve.ShownClient's word for
+// an MCP client without a name), else its kind.
 func clientName(h Hello) string {
-	if h.Name != "" {
+	switch {
+	case h.Name != "":
 		return model.OneLine(h.Name, 40)
+	case h.Kind == KindMCP:
+		return "agent"
 	}
 	return string(h.Kind)
 }

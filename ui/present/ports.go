@@ -154,7 +154,7 @@ func Details(s model.Snapshot, now time.Time) []string {
 		out = append(out, strings.Join(first, " · "))
 	}
 	if s.Dir != "" {
-		out = append(out, "dir: "+model.OneLine(sanitize.Plain([]byte(s.Dir)), 0))
+		out = append(out, "dir: "+model.OneLine(s.Dir, 0)) // the path as it is: an escape shows as ␛
 	}
 	for i, l := range strings.Split(strings.TrimRight(s.Command, "\n"), "\n") {
 		lead := "command: "
