@@ -69,12 +69,13 @@ func (b *bearer) allows(r *http.Request) bool {
 
 // require passes on the requests that carry the token, with the token
 // taken out of the URL (so that nothing below can log it), and refuses
-// every other one with 401.
+// every other one with 401 as soon as its headers are read, closing its
+// connection without reading its body (refuseAndClose).
 func (b *bearer) require(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if !b.allows(r) {
 			w.Header().Set("WWW-Authenticate", `Bearer realm="jobdeck"`)
-			http.Error(w, "jobdeck: this server needs its token: send the header Authorization: Bearer <token> "+
+			refuseAndClose(w, "jobdeck: this server needs its token: send the header Authorization: Bearer <token> "+
 				"(or add ?token=<token> to the URL); the token is $JOBDECK_TOKEN, or the file jobdeck named on stderr when it started",
 				http.StatusUnauthorized)
 			return

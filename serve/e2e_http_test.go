@@ -150,6 +150,18 @@ func TestEndToEndHTTPOtherUser(t *testing.T) {
 	if strings.Contains(string(h.stderr.bytes()), strings.TrimSpace(string(token))) {
 		t.Errorf("stderr shows the token")
 	}
+	cmd, uid := asOtherUser(t, "TestOtherUserHelper", "JOBDECK_HELPER_URL="+h.url, "JOBDECK_HELPER_TOKEN_FILE="+h.tokenFile,
+		"JOBDECK_HELPER_TOKEN="+strings.TrimSpace(string(token)))
+	out, err := cmd.CombinedOutput()
+	if err != nil || !strings.Contains(string(out), "--- PASS: TestOtherUserHelper") {
+		t.Errorf("as uid %d: %v\n%s", uid, err, out)
+	}
+}
+
+// asOtherUser is a command that runs this test binary's test named
+// helper, with env, as a throwaway uid (which it returns). It needs root.
+func asOtherUser(t *testing.T, helper string, env ...string) (*exec.Cmd, int) {
+	t.Helper()
 	// The test binary, where the other uid can run it.
 	dir, err := os.MkdirTemp("", "jobdeck-uid-")
 	if err != nil {
@@ -163,15 +175,11 @@ func TestEndToEndHTTPOtherUser(t *testing.T) {
 		t.Fatal(err)
 	}
 	uid := otherUID(t)
-	cmd := exec.Command(bin, "-test.run=^TestOtherUserHelper$", "-test.v")
+	cmd := exec.Command(bin, "-test.run=^"+helper+"$", "-test.v")
 	cmd.Dir = dir
-	cmd.Env = []string{"PATH=/usr/bin:/bin", "JOBDECK_HELPER_URL=" + h.url, "JOBDECK_HELPER_TOKEN_FILE=" + h.tokenFile,
-		"JOBDECK_HELPER_TOKEN=" + strings.TrimSpace(string(token))}
+	cmd.Env = append([]string{"PATH=/usr/bin:/bin"}, env...)
 	cmd.SysProcAttr = &syscall.SysProcAttr{Credential: &syscall.Credential{Uid: uint32(uid), Gid: uint32(uid)}}
-	out, err := cmd.CombinedOutput()
-	if err != nil || !strings.Contains(string(out), "--- PASS: TestOtherUserHelper") {
-		t.Errorf("as uid %d: %v\n%s", uid, err, out)
-	}
+	return cmd, uid
 }
 
 // TestOtherUserHelper runs as the throwaway uid of
@@ -264,4 +272,62 @@ func TestEndToEndHTTPLowUlimit(t *testing.T) {
 		t.Errorf("stderr has %d lines, want a few:\n%s", n, h.stderr.bytes())
 	}
 	checkNoLeftovers(t, mark)
+}
+
+// TestEndToEndHTTPStalledWithoutToken: under ulimit -n 64 (16 connection
+// places), 200 connections without the token or with a wrong one, each
+// stalled in a request body, do not lock the owner out: an authorized
+// initialize is answered within 5 s (it took 30 s a round before). When
+// the tests run as root the stalled connections come from a throwaway
+// second uid, as another local user's would.
+func TestEndToEndHTTPStalledWithoutToken(t *testing.T) {
+	t.Parallel()
+	token := "e2e-" + strings.Repeat("cd", 16)
+	h := startHTTPServe(t, "ulimit -n 64 || exit 9", "JOBDECK_TOKEN="+token)
+	addr := strings.TrimSuffix(strings.TrimPrefix(h.url, "http://"), "/mcp")
+	const n = 200
+	if os.Geteuid() == 0 {
+		cmd, uid := asOtherUser(t, "TestStallHelper", "JOBDECK_HELPER_STALL="+addr, "JOBDECK_HELPER_STALL_N="+strconv.Itoa(n))
+		out := &recorder{}
+		cmd.Stdout, cmd.Stderr = out, out
+		stdin, err := cmd.StdinPipe()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := cmd.Start(); err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { stdin.Close(); waitExit(t, cmd, 20*time.Second) })
+		waitFor(t, 30*time.Second, func() bool { return strings.Contains(string(out.bytes()), "stalled ") })
+		t.Logf("uid %d: %s", uid, out.bytes())
+	} else {
+		stallUnauthorized(t, addr, n)
+	}
+	start := time.Now()
+	ctx, cancel := context.WithTimeout(t.Context(), 5*time.Second)
+	defer cancel()
+	client := mcp.NewClient(&mcp.Implementation{Name: "owner", Version: "0"}, nil)
+	cs, err := client.Connect(ctx, &mcp.StreamableClientTransport{Endpoint: h.url, HTTPClient: tokenClient(token)}, nil)
+	if err != nil {
+		t.Fatalf("the owner's initialize after %v: %v; stderr:\n%s", time.Since(start).Round(time.Millisecond), err, h.stderr.bytes())
+	}
+	defer cs.Close()
+	if _, err := cs.ListTools(ctx, nil); err != nil {
+		t.Fatalf("the owner's tools/list after %v: %v", time.Since(start).Round(time.Millisecond), err)
+	}
+	t.Logf("the owner was answered in %v", time.Since(start).Round(time.Millisecond))
+}
+
+// TestStallHelper runs as the throwaway uid of
+// TestEndToEndHTTPStalledWithoutToken: it opens the stalled connections,
+// says so, and holds them until its stdin ends.
+func TestStallHelper(t *testing.T) {
+	addr := os.Getenv("JOBDECK_HELPER_STALL")
+	if addr == "" {
+		t.Skip("runs only as TestEndToEndHTTPStalledWithoutToken's second uid")
+	}
+	n, _ := strconv.Atoi(os.Getenv("JOBDECK_HELPER_STALL_N"))
+	stallUnauthorized(t, addr, n)
+	fmt.Printf("stalled %d connections as uid %d\n", n, os.Getuid())
+	io.Copy(io.Discard, os.Stdin)
 }

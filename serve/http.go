@@ -140,7 +140,7 @@ func startHTTP(ctx context.Context, core Core, opts HTTPOptions) (*httpServer, e
 	mux := http.NewServeMux()
 	mux.Handle("/mcp", byProtocol(h.sessions.wrap(stateful), stateless))
 	h.srv = &http.Server{
-		Handler:           h.conns.guard(localOrigin(newBearer(opts.Token).require(mux)), opts.BodyTimeout, opts.WriteTimeout),
+		Handler:           h.conns.guard(localOrigin(newBearer(opts.Token).require(h.conns.authenticated(mux))), opts.BodyTimeout, opts.WriteTimeout),
 		ReadHeaderTimeout: opts.HeaderTimeout,
 		WriteTimeout:      opts.WriteTimeout,
 		IdleTimeout:       opts.IdleTimeout,

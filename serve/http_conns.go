@@ -18,10 +18,15 @@ import (
 const stallAfter = time.Second
 
 // connLimit is a listener that serves at most max connections at once.
-// When one more arrives, the connection that has done nothing for the
-// longest is closed to make room: one that sent no request yet, one idle
-// between requests, or one whose request body stalled. Only when every
-// connection is at work does Accept wait (the newcomer waits in the
+// When one more arrives, a connection is closed to make room: the oldest
+// of those that have not shown the token (no request yet, or one being
+// refused), else the one that has done nothing for the longest (idle
+// between requests, or whose request body stalled). A request without
+// the token is refused as soon as its headers are in, and its connection
+// closed without reading its body (refuseAndClose), so that no connection
+// without the token holds a place for longer than its headers take (at
+// most the header timeout). Only when every connection is at work for a
+// request that showed the token does Accept wait (the newcomer waits in the
 // kernel's backlog, as with golang.org/x/net/netutil.LimitListener). Out
 // of file descriptors, it closes an idle connection and tries again
 // rather than failing. Connections are known through http.Server's
@@ -45,6 +50,7 @@ type connInfo struct {
 	state   http.ConnState
 	since   time.Time // when the state (or the body read) began
 	body    bool      // a handler is reading its request body
+	authed  bool      // its current request showed the token
 	closing bool      // closed by connLimit, not yet by the server
 }
 
@@ -123,17 +129,21 @@ func (l *connLimit) open() int {
 	return n
 }
 
-// evict closes the connection idle the longest, other than spare (the
-// newcomer), if any; it reports whether it closed one.
+// evict closes one connection other than spare (the newcomer), if any
+// may go: the oldest of those without the token, else the one idle the
+// longest; it reports whether it closed one.
 func (l *connLimit) evict(spare net.Conn) bool {
 	now := time.Now()
 	l.mu.Lock()
 	var victim *connInfo
+	victimRank := 0
 	for _, info := range l.conns {
-		idle := info.state == http.StateNew || info.state == http.StateIdle ||
-			(info.state == http.StateActive && info.body && now.Sub(info.since) >= stallAfter)
-		if idle && !info.closing && info.conn != spare && (victim == nil || info.since.Before(victim.since)) {
-			victim = info
+		rank := evictRank(info, now)
+		if rank == 0 || info.closing || info.conn == spare {
+			continue
+		}
+		if victim == nil || rank > victimRank || (rank == victimRank && info.since.Before(victim.since)) {
+			victim, victimRank = info, rank
 		}
 	}
 	if victim != nil {
@@ -147,6 +157,20 @@ func (l *connLimit) evict(spare net.Conn) bool {
 	return true
 }
 
+// evictRank says how readily a connection gives way: 2 when it has not
+// shown the token (no request read yet, or a request being refused), 1
+// when it is idle between requests or its request body stalled, 0 when it
+// is at work for a request that showed the token. Guarded by mu.
+func evictRank(info *connInfo, now time.Time) int {
+	switch {
+	case info.state == http.StateNew || (info.state == http.StateActive && !info.authed):
+		return 2
+	case info.state == http.StateIdle || (info.state == http.StateActive && info.body && now.Sub(info.since) >= stallAfter):
+		return 1
+	}
+	return 0
+}
+
 // setState is http.Server's ConnState hook.
 func (l *connLimit) setState(c net.Conn, state http.ConnState) {
 	l.mu.Lock()
@@ -156,7 +180,7 @@ func (l *connLimit) setState(c net.Conn, state http.ConnState) {
 	case state == http.StateClosed || state == http.StateHijacked:
 		delete(l.conns, c)
 	default:
-		info.state, info.since, info.body = state, time.Now(), false
+		info.state, info.since, info.body, info.authed = state, time.Now(), false, false
 	}
 	l.mu.Unlock()
 	if state == http.StateClosed || state == http.StateHijacked {
@@ -179,6 +203,33 @@ func (l *connLimit) reading(info *connInfo, body bool) {
 		info.since = time.Now()
 	}
 	l.mu.Unlock()
+}
+
+// authenticated marks the connection of each request that reaches next
+// as showing the token: it goes below the bearer check.
+func (l *connLimit) authenticated(next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if info, _ := r.Context().Value(connKey{}).(*connInfo); info != nil {
+			l.mu.Lock()
+			info.authed = true
+			l.mu.Unlock()
+		}
+		next.ServeHTTP(w, r)
+	})
+}
+
+// refuseAndClose answers a request that may not go on (no token, a
+// foreign origin) with status and msg, and closes its connection once the
+// answer is out, without reading its body: net/http would otherwise read
+// up to 256 KiB of an unread body before answering, holding the
+// connection for as long as the client stalls it (ARCHITECTURE.md §5,
+// Security).
+func refuseAndClose(w http.ResponseWriter, msg string, status int) {
+	w.Header().Set("Connection", "close")
+	// Any read still to come (the discard of the body on close) fails
+	// at once.
+	http.NewResponseController(w).SetReadDeadline(time.Now())
+	http.Error(w, msg, status)
 }
 
 // guard bounds each request's I/O: its body must arrive within

@@ -3,10 +3,14 @@ package serve
 import (
 	"context"
 	"fmt"
+	"io"
 	"net"
 	"runtime"
+	"strings"
 	"testing"
 	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
 // heapInUse is the live heap after a collection, in bytes.
@@ -136,5 +140,78 @@ func TestHTTPIdleConnsGiveWay(t *testing.T) {
 	}
 	if n := h.conns.open(); n > maxConns+1 {
 		t.Errorf("%d connections open, want at most %d", n, maxConns+1)
+	}
+}
+
+// stallUnauthorized opens n connections to addr that each send a POST
+// with a long body announced and three bytes of it, then stall; every
+// other one carries a wrong token, the rest none. The connections are
+// closed at the test's end; they are returned.
+func stallUnauthorized(t testing.TB, addr string, n int) []net.Conn {
+	t.Helper()
+	var conns []net.Conn
+	t.Cleanup(func() {
+		for _, c := range conns {
+			c.Close()
+		}
+	})
+	for i := range n {
+		c, err := net.Dial("tcp", addr)
+		if err != nil {
+			t.Fatalf("connection %d: %v", i, err)
+		}
+		conns = append(conns, c)
+		auth := ""
+		if i%2 == 1 {
+			auth = "Authorization: Bearer wrong-token-0123456789\r\n"
+		}
+		fmt.Fprintf(c, "POST /mcp HTTP/1.1\r\nHost: 127.0.0.1\r\n%sContent-Length: 100000\r\n\r\nabc", auth)
+	}
+	return conns
+}
+
+// refusedAndClosed reports whether the server answered c with 401 and
+// closed it within d (what it has not read of the body notwithstanding);
+// the error says what came instead.
+func refusedAndClosed(c net.Conn, d time.Duration) error {
+	c.SetReadDeadline(time.Now().Add(d))
+	got, err := io.ReadAll(c)
+	if err != nil {
+		return fmt.Errorf("after %q: %v", got, err)
+	}
+	if !strings.HasPrefix(string(got), "HTTP/1.1 401 ") {
+		return fmt.Errorf("got %q, want a 401", got)
+	}
+	return nil
+}
+
+// TestHTTPUnauthorizedStallsGiveWay: connections without the token (or
+// with a wrong one) that stall in a request body do not keep the owner
+// out: each is refused with 401 and closed as soon as its headers are in,
+// so an authorized client is answered at once (a coarse 5 s here; it
+// waited 30 s per round of MaxConns stalled connections before).
+func TestHTTPUnauthorizedStallsGiveWay(t *testing.T) {
+	t.Parallel()
+	const maxConns = 8
+	h := serveHTTPTest(t, &fakeCore{}, HTTPOptions{MaxConns: maxConns})
+	stalled := stallUnauthorized(t, h.addr, 20*maxConns)
+	start := time.Now()
+	ctx, cancel := context.WithTimeout(t.Context(), 5*time.Second)
+	defer cancel()
+	client := mcp.NewClient(&mcp.Implementation{Name: "owner", Version: "0"}, nil)
+	cs, err := client.Connect(ctx, &mcp.StreamableClientTransport{Endpoint: "http://" + h.addr + "/mcp", HTTPClient: tokenClient(testToken)}, nil)
+	if err != nil {
+		t.Fatalf("the owner's initialize after %v: %v", time.Since(start).Round(time.Millisecond), err)
+	}
+	defer cs.Close()
+	if _, err := cs.ListTools(ctx, nil); err != nil {
+		t.Fatalf("the owner's tools/list after %v: %v", time.Since(start).Round(time.Millisecond), err)
+	}
+	t.Logf("the owner was answered in %v", time.Since(start).Round(time.Millisecond))
+	// The last ones were refused, not merely pushed out by newcomers.
+	for _, c := range stalled[len(stalled)-2:] {
+		if err := refusedAndClosed(c, 5*time.Second); err != nil {
+			t.Errorf("a stalled connection without the token: %v", err)
+		}
 	}
 }

@@ -109,7 +109,7 @@ func localOrigin(next http.Handler) http.Handler {
 		if o := r.Header.Get("Origin"); o != "" {
 			u, err := url.Parse(o)
 			if err != nil || !isLoopbackHost(u.Hostname()) {
-				http.Error(w, "jobdeck serves local clients only: Origin "+o+" is not a loopback address", http.StatusForbidden)
+				refuseAndClose(w, "jobdeck serves local clients only: Origin "+o+" is not a loopback address", http.StatusForbidden)
 				return
 			}
 		}
