@@ -70,11 +70,7 @@ func listSessions(ctx context.Context, stdout, stderr io.Writer) int {
 			time.Since(i.Started).Round(time.Second), i.Running, i.Jobs, i.Version)
 		var who []string
 		for _, c := range i.Clients {
-			s := c.Name
-			if c.PID > 0 {
-				s += fmt.Sprintf(" (pid %d)", c.PID)
-			}
-			who = append(who, s)
+			who = append(who, clientPhrase(c))
 		}
 		if len(who) == 0 {
 			who = []string{"nobody (lingering)"}
@@ -142,4 +138,24 @@ func stopTargets(arg string) ([]session.Target, error) {
 		return nil, fmt.Errorf("%q is neither a directory nor a session name (letters, digits, '.', '_' or '-'): give the worktree's directory or the session's name", arg)
 	}
 	return out, nil
+}
+
+// clientPhrase is how `jobdeck sessions` lists a client: "claude-code (pid
+// 4242)", and for one that runs inside a job of the session itself
+// "mcp (pid 4300, inside job 2: does not keep the session)".
+func clientPhrase(c session.ClientInfo) string {
+	var notes []string
+	if c.PID > 0 {
+		notes = append(notes, fmt.Sprintf("pid %d", c.PID))
+	}
+	switch {
+	case c.Nested && c.InJob != nil:
+		notes = append(notes, fmt.Sprintf("inside job %d: does not keep the session", *c.InJob))
+	case c.Nested:
+		notes = append(notes, "inside one of its jobs: does not keep the session")
+	}
+	if len(notes) == 0 {
+		return c.Name
+	}
+	return c.Name + " (" + strings.Join(notes, ", ") + ")"
 }

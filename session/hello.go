@@ -11,6 +11,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/jobdeck/jobdeck/model"
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 )
 
@@ -139,6 +140,13 @@ type ClientInfo struct {
 	Name  string    `json:"name"`
 	PID   int       `json:"pid,omitempty"`
 	Since time.Time `json:"since"`
+	// Nested: the client runs inside one of this session's own jobs (a job
+	// that runs jobdeck): it does not keep the session alive, or its jobs
+	// would keep themselves running forever. Linux only (the client's
+	// ancestry in /proc).
+	Nested bool `json:"nested,omitempty"`
+	// InJob is the job it runs in, when Nested and the job is known.
+	InJob *model.JobID `json:"in_job,omitempty"`
 }
 
 // versionData rides on a refused hello's error, so that the client can

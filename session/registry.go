@@ -10,11 +10,18 @@ import (
 	"time"
 
 	"github.com/jobdeck/jobdeck/model"
+	"github.com/jobdeck/jobdeck/ports"
 )
 
 // admit registers a client after its hello. Attached kinds (all but
-// control) cancel the linger. It fails once the session is ending.
+// control) cancel the linger, unless they run inside the session's own
+// jobs (ClientInfo.Nested). It fails once the session is ending.
 func (s *server) admit(h Hello, c interface{ Close() error }) (*client, error) {
+	var nested bool
+	var inJob *model.JobID
+	if h.Kind != KindControl {
+		nested, inJob = s.nestedIn(h.PID) // before s.mu: it reads the table
+	}
 	s.mu.Lock()
 	if s.phase == phaseEnding {
 		s.mu.Unlock()
@@ -26,8 +33,9 @@ func (s *server) admit(h Hello, c interface{ Close() error }) (*client, error) {
 		attached: h.Kind != KindControl,
 		close:    func() { c.Close() },
 	}
+	cl.info.Nested, cl.info.InJob = nested, inJob
 	s.clients[cl.info.ID] = cl
-	if cl.attached {
+	if cl.attached && !cl.info.Nested {
 		s.phase = phaseAttached
 		s.attachedOnce = true
 		if s.linger != nil {
@@ -61,7 +69,7 @@ func (s *server) leave(cl *client) {
 	s.mu.Lock()
 	delete(s.clients, cl.info.ID)
 	delete(s.watch, cl.info.ID)
-	if cl.attached && s.phase == phaseAttached && s.attachedLocked() == 0 {
+	if cl.attached && s.phase == phaseAttached && s.keepingLocked() == 0 {
 		s.phase = phaseLingering
 		s.startLingerLocked()
 	}
@@ -75,15 +83,38 @@ func (s *server) leave(cl *client) {
 	}
 }
 
-// attachedLocked counts attached clients. s.mu held.
-func (s *server) attachedLocked() int {
+// keepingLocked counts the clients that keep the session alive: attached
+// ones that do not run inside its own jobs. s.mu held.
+func (s *server) keepingLocked() int {
 	n := 0
 	for _, c := range s.clients {
-		if c.attached {
+		if c.attached && !c.info.Nested {
 			n++
 		}
 	}
 	return n
+}
+
+// nestedIn tells whether the process pid runs inside one of this
+// session's jobs (the session process is among its ancestors: its jobs'
+// supervisors are its children, and it is the subreaper of their orphans),
+// and which job, when one's leader is pid or among its ancestors. pid 0
+// (unknown) is not nested.
+func (s *server) nestedIn(pid int) (bool, *model.JobID) {
+	if pid <= 0 {
+		return false, nil
+	}
+	chain := append([]int{pid}, ports.Ancestors(pid)...)
+	if !slices.Contains(chain, s.pid) {
+		return false, nil
+	}
+	for _, j := range s.table.List() {
+		if j.PID > 0 && slices.Contains(chain, j.PID) {
+			id := j.ID
+			return true, &id
+		}
+	}
+	return true, nil
 }
 
 // setClose replaces how the session ends a client's connection.

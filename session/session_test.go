@@ -13,6 +13,7 @@ import (
 	"os/exec"
 	"os/signal"
 	"path/filepath"
+	"runtime"
 	"strings"
 	"sync"
 	"syscall"
@@ -555,4 +556,33 @@ func TestLingerZero(t *testing.T) {
 		b.Close()
 		w.noLeftovers(15 * time.Second)
 	}
+}
+
+// TestNestedClientDoesNotKeepSession: a job that runs `jobdeck --serve`
+// (in the same worktree, with the same session directory) is a client of
+// the session it runs in; it is listed as inside that job, and when the
+// agent that started it leaves, the session lingers and ends, stopping
+// the job and its nested client (it used to keep itself running forever).
+func TestNestedClientDoesNotKeepSession(t *testing.T) {
+	t.Parallel()
+	if runtime.GOOS != "linux" {
+		t.Skip("only Linux reads a client's ancestry (/proc)")
+	}
+	w := newWorld(t)
+	a, _ := w.agent("agent", "--linger", "1s", "--grace", "1s")
+	w.call(a, "background", map[string]any{"command": w.job("sleep 300 | " + w.bin + " --serve"), "name": "nest"}, false)
+	waitFor(t, 20*time.Second, "the nested client listed as inside job 0", func() bool {
+		i, ok := w.info()
+		if !ok {
+			return false
+		}
+		for _, c := range i.Clients {
+			if c.Nested && c.InJob != nil && *c.InJob == 0 {
+				return true
+			}
+		}
+		return false
+	})
+	a.Close()
+	w.noLeftovers(20 * time.Second)
 }
