@@ -62,6 +62,12 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	if !ok {
 		return code
 	}
+	if !cfg.serve {
+		if err := checkTerminal(stdin); err != nil {
+			fmt.Fprintf(stderr, "jobdeck: %v\n", err)
+			return 1
+		}
+	}
 	if !cfg.so.private {
 		return runShared(cfg.so, sharedMode{serve: cfg.serve, http: cfg.http, token: cfg.token, grace: cfg.grace,
 			graceSet: cfg.graceSet, launch: cfg.specs, from: cfg.from}, stdin, stdout, stderr)
@@ -124,6 +130,9 @@ func parseArgs(args []string, stdout, stderr io.Writer) (cfg config, code int, o
 		return cfg, 1, false
 	}
 	commands := fs.Args()
+	if len(commands) > 0 && commands[0] == "sessions" && !dashDash(args, commands) {
+		return fail(2, "sessions is a subcommand: give it first, without flags (jobdeck sessions, jobdeck sessions stop); to start a command named sessions, write jobdeck -- sessions")
+	}
 	if launched, ok, err := launchCommands(); ok {
 		// Re-executed by hideCommands: the commands come from its file.
 		supervisor.SetProcessName(filepath.Base(os.Args[0]))
@@ -204,4 +213,11 @@ func runPrivate(cfg config, stdin io.Reader, stdout, stderr io.Writer) int {
 		code = 1
 	}
 	return code
+}
+
+// dashDash tells whether the command line ended its flags with "--" right
+// before commands (the flag package drops it from the arguments).
+func dashDash(args, commands []string) bool {
+	i := len(args) - len(commands) - 1
+	return i >= 0 && args[i] == "--"
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"sync"
 
+	"github.com/jobdeck/jobdeck/model"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
@@ -33,4 +34,26 @@ func requestClient(req mcp.Request) string {
 		}
 	}
 	return ""
+}
+
+// clientName is the calling client's name from its initialize request (or
+// the request's own client info) as ShownClient shows it.
+func clientName(req *mcp.CallToolRequest) string {
+	if req != nil {
+		if info := req.ClientInfo(); info != nil {
+			return ShownClient(info.Name)
+		}
+	}
+	return ShownClient("")
+}
+
+// ShownClient is how an MCP client's name (its clientInfo.name) is shown
+// everywhere, in job owners, the console and `jobdeck sessions`: one plain
+// line (escape sequences dropped, as from a job's output) of at most
+// model.MaxNameBytes characters; "agent" when it gave none.
+func ShownClient(name string) string {
+	if name := model.OneLine(plainString(name), model.MaxNameBytes); name != "" {
+		return name
+	}
+	return "agent"
 }

@@ -300,28 +300,6 @@ func (s *server) kill(ctx context.Context, req *mcp.CallToolRequest, in KillArgs
 	return s.finish(req, view{rep: rep, budget: model.DefaultResultBytes, kill: true, found: found})
 }
 
-// clientName is the calling client's name from its initialize request (or
-// the request's own client info) as ShownClient shows it.
-func clientName(req *mcp.CallToolRequest) string {
-	if req != nil {
-		if info := req.ClientInfo(); info != nil {
-			return ShownClient(info.Name)
-		}
-	}
-	return ShownClient("")
-}
-
-// ShownClient is how an MCP client's name (its clientInfo.name) is shown
-// everywhere, in job owners, the console and `jobdeck sessions`: one plain
-// line (escape sequences dropped, as from a job's output) of at most
-// model.MaxNameBytes characters; "agent" when it gave none.
-func ShownClient(name string) string {
-	if name := model.OneLine(plainString(name), model.MaxNameBytes); name != "" {
-		return name
-	}
-	return "agent"
-}
-
 // finish renders a report result: the finished-job notes of this client
 // (other than the job shown) go at its end, within the budget, and the
 // lines it shows count as shown to the client.
