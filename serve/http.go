@@ -139,8 +139,9 @@ func startHTTP(ctx context.Context, core Core, opts HTTPOptions) (*httpServer, e
 	stateless := mcp.NewStreamableHTTPHandler(get, &mcp.StreamableHTTPOptions{Stateless: true, Logger: sdkLog})
 	mux := http.NewServeMux()
 	mux.Handle("/mcp", byProtocol(h.sessions.wrap(stateful), stateless))
+	_, port, _ := net.SplitHostPort(h.addr)
 	h.srv = &http.Server{
-		Handler:           h.conns.guard(localOrigin(newBearer(opts.Token).require(h.conns.authenticated(mux))), opts.BodyTimeout, opts.WriteTimeout),
+		Handler:           h.conns.guard(localOrigin(newBearer(opts.Token).require(h.conns.authenticated(mux)), port), opts.BodyTimeout, opts.WriteTimeout),
 		ReadHeaderTimeout: opts.HeaderTimeout,
 		WriteTimeout:      opts.WriteTimeout,
 		IdleTimeout:       opts.IdleTimeout,

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"net"
 	"net/http"
 	"strings"
 	"testing"
@@ -287,5 +288,33 @@ func TestErrorLog(t *testing.T) {
 	}
 	if last := lines[len(lines)-1]; strings.Contains(last, testToken) || !strings.Contains(last, "[token]") {
 		t.Errorf("token not hidden: %q", last)
+	}
+}
+
+// TestHTTPOrigin: through a real server on 127.0.0.1, a page of another
+// local origin (a dev server's, localhost:3000) gets 403 even with the
+// token, and its connection is closed; the server's own origin, by name
+// or address, gets through.
+func TestHTTPOrigin(t *testing.T) {
+	t.Parallel()
+	h := serveHTTPTest(t, &fakeCore{}, HTTPOptions{})
+	_, port, _ := net.SplitHostPort(h.addr)
+	url := "http://" + h.addr + "/mcp"
+	for origin, want := range map[string]int{
+		"http://localhost:3000":           http.StatusForbidden,
+		"http://127.0.0.1:3000":           http.StatusForbidden,
+		"http://localhost:" + port:        http.StatusOK,
+		"http://127.0.0.1:" + port:        http.StatusOK,
+		"http://evil.example:" + port:     http.StatusForbidden,
+		"https://localhost:" + port:       http.StatusForbidden,
+		"http://localhost." + port + ".x": http.StatusForbidden,
+	} {
+		resp := post(t, url, lineInitialize, map[string]string{"Authorization": "Bearer " + testToken, "Origin": origin})
+		if resp.StatusCode != want {
+			t.Errorf("Origin %s: status %d, want %d", origin, resp.StatusCode, want)
+		}
+		if want == http.StatusForbidden && !resp.Close {
+			t.Errorf("Origin %s: the connection is kept open after the 403", origin)
+		}
 	}
 }

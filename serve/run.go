@@ -100,25 +100,39 @@ func (s *server) serveLines(ctx context.Context, cutWaits func(), in io.Reader, 
 	}
 }
 
-// localOrigin refuses requests whose Origin header names another host than
-// a loopback one (the MCP transport spec asks servers to validate Origin,
-// against DNS rebinding: a web page must not drive local jobs). Requests
-// without Origin (programs, not browsers) pass.
-func localOrigin(next http.Handler) http.Handler {
+// localOrigin refuses requests whose Origin header names another origin
+// than the server's own: the MCP transport spec asks servers to validate
+// Origin, against DNS rebinding and against the pages of other local
+// servers (a dev server on localhost:3000 is another origin, and must not
+// drive local jobs). An origin passes only when it is http, its host a
+// loopback name or address, and its port the server's own (port; 80 when
+// the origin gives none). Requests without Origin (programs, not
+// browsers) pass. ARCHITECTURE.md §5, Security.
+func localOrigin(next http.Handler, port string) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if o := r.Header.Get("Origin"); o != "" {
-			u, err := url.Parse(o)
-			if err != nil || !isLoopbackHost(u.Hostname()) {
-				refuseAndClose(w, "jobdeck serves local clients only: Origin "+o+" is not a loopback address", http.StatusForbidden)
-				return
-			}
+		if o := r.Header.Get("Origin"); o != "" && !sameServer(o, port) {
+			refuseAndClose(w, "jobdeck serves local clients only: Origin "+o+" is not this server (http on a loopback address, port "+port+")", http.StatusForbidden)
+			return
 		}
 		next.ServeHTTP(w, r)
 	})
 }
 
+// sameServer reports whether origin is http on a loopback host at port.
+func sameServer(origin, port string) bool {
+	u, err := url.Parse(origin)
+	if err != nil || u.Scheme != "http" || !isLoopbackHost(u.Hostname()) {
+		return false
+	}
+	p := u.Port()
+	if p == "" {
+		p = "80"
+	}
+	return p == port
+}
+
 func isLoopbackHost(h string) bool {
-	if h == "localhost" {
+	if strings.EqualFold(h, "localhost") {
 		return true
 	}
 	ip := net.ParseIP(h)

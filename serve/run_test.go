@@ -283,19 +283,29 @@ func TestJSONRPCCheck(t *testing.T) {
 	}
 }
 
-// TestLocalOrigin: a browser request from another origin is refused; one
-// from a loopback origin, or a program's (no Origin), passes.
+// TestLocalOrigin: a browser request from another origin is refused,
+// other local servers' (another port, https) included; one from the
+// server's own origin by any loopback name, or a program's (no Origin),
+// passes.
 func TestLocalOrigin(t *testing.T) {
 	t.Parallel()
-	h := localOrigin(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { w.WriteHeader(http.StatusTeapot) }))
+	h := localOrigin(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { w.WriteHeader(http.StatusTeapot) }), "8765")
 	for origin, want := range map[string]int{
-		"":                        http.StatusTeapot,
-		"http://127.0.0.1:8765":   http.StatusTeapot,
-		"http://localhost:3000":   http.StatusTeapot,
-		"http://[::1]:1":          http.StatusTeapot,
-		"http://evil.example":     http.StatusForbidden,
-		"http://127.0.0.1.nip.io": http.StatusForbidden,
-		"null":                    http.StatusForbidden,
+		"":                             http.StatusTeapot,
+		"http://127.0.0.1:8765":        http.StatusTeapot,
+		"http://localhost:8765":        http.StatusTeapot,
+		"http://LOCALHOST:8765":        http.StatusTeapot,
+		"http://[::1]:8765":            http.StatusTeapot,
+		"http://127.0.0.2:8765":        http.StatusTeapot,
+		"http://localhost:3000":        http.StatusForbidden,
+		"http://127.0.0.1:18765":       http.StatusForbidden,
+		"http://127.0.0.1":             http.StatusForbidden,
+		"https://127.0.0.1:8765":       http.StatusForbidden,
+		"http://[::1]:1":               http.StatusForbidden,
+		"http://evil.example":          http.StatusForbidden,
+		"http://evil.example:8765":     http.StatusForbidden,
+		"http://127.0.0.1.nip.io:8765": http.StatusForbidden,
+		"null":                         http.StatusForbidden,
 	} {
 		r := httptest.NewRequest(http.MethodPost, "/mcp", nil)
 		if origin != "" {
