@@ -9,6 +9,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"path/filepath"
 	"strings"
 	"time"
 
@@ -22,7 +23,8 @@ func runSessions(args []string, stdout, stderr io.Writer) int {
 	fs.SetOutput(stderr)
 	fs.Usage = func() {
 		fmt.Fprint(stderr, "usage: jobdeck sessions              list your live sessions\n"+
-			"       jobdeck sessions stop [DIR|NAME] stop a session and every job in it (default: this worktree's)\n")
+			"       jobdeck sessions stop [DIR|NAME] stop a session and every job in it (default: this worktree's)\n"+
+			"       jobdeck sessions stop --session NAME  stop the session named NAME\n")
 	}
 	if err := fs.Parse(args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
@@ -36,11 +38,32 @@ func runSessions(args []string, stdout, stderr io.Writer) int {
 	case "", "list", "ls":
 		return listSessions(ctx, stdout, stderr)
 	case "stop":
-		if fs.NArg() > 2 {
-			fmt.Fprintln(stderr, "jobdeck sessions stop takes one worktree directory or session name")
+		sfs := flag.NewFlagSet("jobdeck sessions stop", flag.ContinueOnError)
+		sfs.SetOutput(stderr)
+		name := sfs.String("session", "", "stop the session of this name (not a directory's)")
+		if err := sfs.Parse(fs.Args()[1:]); err != nil {
+			if errors.Is(err, flag.ErrHelp) {
+				return 0
+			}
 			return 2
 		}
-		return stopSession(ctx, fs.Arg(1), stdout, stderr)
+		if sfs.NArg() > 1 || (*name != "" && sfs.NArg() > 0) {
+			fmt.Fprintln(stderr, "jobdeck sessions stop takes one worktree directory or session name (or --session NAME)")
+			return 2
+		}
+		if *name != "" {
+			if err := session.CheckName(*name); err != nil {
+				fmt.Fprintf(stderr, "jobdeck: %v\n", err)
+				return 2
+			}
+			return stopTargets(ctx, []session.Target{{Name: *name}}, stdout, stderr)
+		}
+		targets, err := stopCandidates(ctx, sfs.Arg(0))
+		if err != nil {
+			fmt.Fprintf(stderr, "jobdeck: %v\n", err)
+			return 2
+		}
+		return stopTargets(ctx, targets, stdout, stderr)
 	}
 	fmt.Fprintf(stderr, "jobdeck sessions: unknown subcommand %q; try `jobdeck sessions` or `jobdeck sessions stop DIR`\n", fs.Arg(0))
 	return 2
@@ -80,14 +103,9 @@ func listSessions(ctx context.Context, stdout, stderr io.Writer) int {
 	return 0
 }
 
-// stopSession stops the session named by arg: a session name, or a
-// directory (whose worktree's session it is); "" is this worktree.
-func stopSession(ctx context.Context, arg string, stdout, stderr io.Writer) int {
-	targets, err := stopTargets(arg)
-	if err != nil {
-		fmt.Fprintf(stderr, "jobdeck: %v\n", err)
-		return 2
-	}
+// stopTargets stops the first live session of targets and says so; none
+// live is exit 1.
+func stopTargets(ctx context.Context, targets []session.Target, stdout, stderr io.Writer) int {
 	for _, t := range targets {
 		info, err := session.Stop(ctx, t)
 		if errors.Is(err, session.ErrNoSession) {
@@ -99,6 +117,8 @@ func stopSession(ctx context.Context, arg string, stdout, stderr io.Writer) int 
 		}
 		what := "no job was running"
 		switch {
+		case info.Ending:
+			what = "it was stopping its jobs already"
 		case info.Running == 1:
 			what = "its 1 running job stopped"
 		case info.Running > 1:
@@ -115,11 +135,13 @@ func stopSession(ctx context.Context, arg string, stdout, stderr io.Writer) int 
 	return 1
 }
 
-// stopTargets reads `jobdeck sessions stop`'s argument: the sessions it
+// stopCandidates reads `jobdeck sessions stop`'s argument: the sessions it
 // may mean, in order. An existing directory means its worktree's session;
-// a word that is both a directory here and a valid session name means
-// either; anything else a session name.
-func stopTargets(arg string) ([]session.Target, error) {
+// a path that no longer exists (its worktree was removed) the session of
+// that path; a word that is both a directory here and a session name
+// means either, and when both are live it is refused as ambiguous; any
+// other word is a session name.
+func stopCandidates(ctx context.Context, arg string) ([]session.Target, error) {
 	if arg == "" {
 		arg = "."
 	}
@@ -130,6 +152,14 @@ func stopTargets(arg string) ([]session.Target, error) {
 			return nil, err
 		}
 		out = append(out, session.Target{Worktree: wt})
+	} else if strings.ContainsRune(arg, '/') {
+		// A worktree that is gone (its session lists it still): the
+		// path as the session knows it.
+		abs, err := filepath.Abs(arg)
+		if err != nil {
+			return nil, err
+		}
+		return []session.Target{{Worktree: abs}}, nil
 	}
 	if session.CheckName(arg) == nil {
 		out = append(out, session.Target{Name: arg})
@@ -137,7 +167,21 @@ func stopTargets(arg string) ([]session.Target, error) {
 	if len(out) == 0 {
 		return nil, fmt.Errorf("%q is neither a directory nor a session name (letters, digits, '.', '_' or '-'): give the worktree's directory or the session's name", arg)
 	}
+	if len(out) == 2 && liveKeys(ctx)[out[0].Key()] && liveKeys(ctx)[out[1].Key()] {
+		return nil, fmt.Errorf("%q means two live sessions, %s (the directory here) and %s: write ./%s for the first, or jobdeck sessions stop --session %s for the second", arg, out[0].Phrase(), out[1].Phrase(), arg, arg)
+	}
 	return out, nil
+}
+
+// liveKeys are the keys of the user's live sessions (none when they cannot
+// be listed).
+func liveKeys(ctx context.Context) map[string]bool {
+	live, _ := session.List(ctx)
+	keys := map[string]bool{}
+	for _, l := range live {
+		keys[l.Info.Key] = true
+	}
+	return keys
 }
 
 // clientPhrase is how `jobdeck sessions` lists a client: "claude-code (pid

@@ -144,7 +144,8 @@ func infoFile(dir, key string) Info {
 
 // Stop stops the session of t: it closes its socket, stops every job and
 // exits. Stop returns once the session is gone (its lock released), with
-// what it was, or ErrNoSession.
+// what it was (Info.Ending: it was stopping already, and Info holds only
+// its names), or ErrNoSession.
 func Stop(ctx context.Context, t Target) (Info, error) {
 	dir, err := Dir()
 	if err != nil {
@@ -160,7 +161,12 @@ func Stop(ctx context.Context, t Target) (Info, error) {
 		}
 		info = Info{Key: t.Key(), Name: t.Name, Worktree: t.Worktree, PID: pid}
 	} else if err != nil {
-		return info, err
+		if !locked(filepath.Join(dir, t.Key()+".lock")) {
+			return info, err
+		}
+		// Its socket is closed but it holds its lock: it is stopping
+		// its jobs already. Wait for it as for a stop asked now.
+		info = Info{Key: t.Key(), Name: t.Name, Worktree: t.Worktree, Ending: true}
 	}
 	lp := filepath.Join(dir, t.Key()+".lock")
 	for locked(lp) {

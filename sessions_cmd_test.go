@@ -1,0 +1,104 @@
+//go:build unix
+
+package main
+
+import (
+	"io"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+)
+
+// sessionsWorld runs the test binary as jobdeck in a session directory of
+// the test's own.
+type sessionsWorld struct {
+	t   *testing.T
+	env string // JOBDECK_SESSION_DIR=…
+}
+
+// jobdeck runs `jobdeck args…` in dir and returns its exit code and output.
+func (w sessionsWorld) jobdeck(dir string, args ...string) (int, string) {
+	cmd := exec.Command(os.Args[0], args...)
+	cmd.Env = append(os.Environ(), asJobdeckEnv+"=1", w.env)
+	cmd.Dir = dir
+	out, _ := cmd.CombinedOutput()
+	return cmd.ProcessState.ExitCode(), string(out)
+}
+
+// agent attaches `jobdeck --serve args…` started in dir until the test
+// ends (its stdin is a pipe the test holds open).
+func (w sessionsWorld) agent(dir string, args ...string) {
+	cmd := exec.Command(os.Args[0], append([]string{"--serve", "--linger", "0s"}, args...)...)
+	cmd.Env = append(os.Environ(), asJobdeckEnv+"=1", w.env)
+	cmd.Dir = dir
+	in, err := cmd.StdinPipe()
+	if err != nil {
+		w.t.Fatal(err)
+	}
+	cmd.Stdout, cmd.Stderr = io.Discard, io.Discard
+	if err := cmd.Start(); err != nil {
+		w.t.Fatal(err)
+	}
+	w.t.Cleanup(func() { in.Close(); _ = cmd.Wait() })
+}
+
+// waitListed waits until `jobdeck sessions` lists want.
+func (w sessionsWorld) waitListed(want string) {
+	w.t.Helper()
+	deadline := time.Now().Add(20 * time.Second)
+	for {
+		_, out := w.jobdeck(w.t.TempDir(), "sessions")
+		if strings.Contains(out, want) {
+			return
+		}
+		if time.Now().After(deadline) {
+			w.t.Fatalf("jobdeck sessions never listed %q: %s", want, out)
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+}
+
+// TestSessionsStop: a session whose worktree was removed is stopped by
+// the path it lists; a word that is both a directory here and a live
+// session's name is refused as ambiguous, and --session NAME stops the
+// named one.
+func TestSessionsStop(t *testing.T) {
+	t.Parallel()
+	w := sessionsWorld{t: t, env: testSessionDir(t)}
+	base, _ := filepath.EvalSymlinks(t.TempDir())
+
+	gone := filepath.Join(base, "gone")
+	if err := os.Mkdir(gone, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	w.agent(gone)
+	w.waitListed(gone)
+	if err := os.RemoveAll(gone); err != nil {
+		t.Fatal(err)
+	}
+	if code, out := w.jobdeck(base, "sessions", "stop", gone); code != 0 || !strings.Contains(out, "stopped the session of "+gone) {
+		t.Errorf("sessions stop of a removed worktree: exit %d, %s", code, out)
+	}
+
+	r1 := filepath.Join(base, "r1")
+	if err := os.Mkdir(r1, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	w.agent(r1)
+	w.agent(r1, "--session", "r1")
+	w.waitListed(`session "r1"`)
+	w.waitListed(r1 + "\n")
+	code, out := w.jobdeck(base, "sessions", "stop", "r1")
+	if code != 2 || !strings.Contains(out, "means two live sessions") || !strings.Contains(out, "--session r1") {
+		t.Errorf("sessions stop r1 with both live: exit %d, %s", code, out)
+	}
+	if code, out := w.jobdeck(base, "sessions", "stop", "--session", "r1"); code != 0 || !strings.Contains(out, `stopped session "r1"`) {
+		t.Errorf("sessions stop --session r1: exit %d, %s", code, out)
+	}
+	if code, out := w.jobdeck(base, "sessions", "stop", "r1"); code != 0 || !strings.Contains(out, "stopped the session of "+r1) {
+		t.Errorf("sessions stop r1 with the directory's alone live: exit %d, %s", code, out)
+	}
+}
