@@ -151,6 +151,11 @@ func Stop(ctx context.Context, t Target) (Info, error) {
 	if err != nil {
 		return Info{}, err
 	}
+	return stopIn(ctx, dir, t)
+}
+
+// stopIn is Stop with the session directory given.
+func stopIn(ctx context.Context, dir string, t Target) (Info, error) {
 	info, err := controlIn(ctx, dir, t, methodStop)
 	if err != nil && !errors.Is(err, ErrNoSession) {
 		// It holds its lock but will not be asked (another protocol, or

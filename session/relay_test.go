@@ -1,0 +1,118 @@
+//go:build unix
+
+package session
+
+import (
+	"context"
+	"strconv"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+// inFlight starts a background call that waits (for a line that never
+// comes) on a job of the test, and returns once the job runs: the call is
+// then in the session. The call's error arrives on the channel.
+func inFlight(w *world, cs *mcp.ClientSession) <-chan error {
+	done := make(chan error, 1)
+	go func() {
+		ctx, cancel := context.WithTimeout(context.Background(), 90*time.Second)
+		defer cancel()
+		_, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: "background", Arguments: map[string]any{
+			"command": w.job("sleep 300"), "wait": 60, "until": "never printed",
+		}})
+		done <- err
+	}()
+	waitFor(w.t, 20*time.Second, "the job of the call in flight", func() bool { return len(w.marked()) > 0 })
+	return done
+}
+
+// TestRelayAnswersWhenSessionEnds: a call in flight when the session is
+// stopped under the agent is answered, with an error that says the
+// session ended (it went unanswered: a client without a timeout hung).
+func TestRelayAnswersWhenSessionEnds(t *testing.T) {
+	t.Parallel()
+	w := newWorld(t)
+	a, _ := w.agent("agent", "--grace", "1s")
+	done := inFlight(w, a)
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	if _, err := stopIn(ctx, w.sdir, Target{Worktree: w.wt}); err != nil {
+		t.Fatal(err)
+	}
+	select {
+	case err := <-done:
+		if err == nil || !strings.Contains(err.Error(), "session ended before it answered") {
+			t.Errorf("the call in flight ended with %v, want the relay's answer", err)
+		}
+	case <-time.After(30 * time.Second):
+		t.Fatal("the call in flight was never answered")
+	}
+	w.noLeftovers(20 * time.Second)
+}
+
+// TestRelaySIGTERM: SIGTERM to `jobdeck --serve` with a call in flight
+// ends it at once (it waited up to 30 s for the session to cut the wait),
+// the call answered with why, and the session goes on to linger and end.
+func TestRelaySIGTERM(t *testing.T) {
+	t.Parallel()
+	w := newWorld(t)
+	a, cmd := w.agent("agent", "--grace", "1s", "--linger", "0s")
+	done := inFlight(w, a)
+	start := time.Now()
+	if err := cmd.Process.Signal(syscall.SIGTERM); err != nil {
+		t.Fatal(err)
+	}
+	select {
+	case err := <-done:
+		if err == nil || !strings.Contains(err.Error(), "told to exit") {
+			t.Errorf("the call in flight ended with %v, want the relay's answer", err)
+		}
+	case <-time.After(25 * time.Second):
+		t.Fatal("the call in flight was never answered")
+	}
+	if d := time.Since(start); d > 10*time.Second {
+		t.Errorf("jobdeck --serve took %v to answer after SIGTERM", d)
+	}
+	w.noLeftovers(20 * time.Second)
+}
+
+// TestEachLine: every byte passes, in order; f sees each line within keep
+// (a last one without newline too) and no longer one; of a thousand calls
+// the relay answers itself only the one the session left unanswered.
+func TestEachLine(t *testing.T) {
+	t.Parallel()
+	long := strings.Repeat("x", 200<<10)
+	in := "a\n" + long + "\n\nb"
+	var lines []string
+	var passed strings.Builder
+	err := eachLine(strings.NewReader(in), 1<<10, func(l []byte) { lines = append(lines, string(l)) },
+		func(c []byte) error { passed.Write(c); return nil })
+	if err != nil || passed.String() != in {
+		t.Fatalf("eachLine passed %d bytes of %d, err %v", passed.Len(), len(in), err)
+	}
+	if want := []string{"a\n", "\n", "b"}; strings.Join(lines, "|") != strings.Join(want, "|") {
+		t.Errorf("lines %q, want %q", lines, want)
+	}
+
+	c := newRelayCalls()
+	var calls, answers strings.Builder
+	for i := range 1000 {
+		calls.WriteString(`{"jsonrpc":"2.0","id":` + strconv.Itoa(i) + `,"method":"ping"}` + "\n")
+		if i != 7 {
+			answers.WriteString(`{"jsonrpc":"2.0","id":` + strconv.Itoa(i) + `,"result":{}}` + "\n")
+		}
+	}
+	c.copyCalls(&strings.Builder{}, strings.NewReader(calls.String()))
+	if err := c.copyAnswers(&strings.Builder{}, strings.NewReader(answers.String())); err != nil {
+		t.Fatal(err)
+	}
+	var out strings.Builder
+	c.answerAll(&out, "gone")
+	if got := strings.Count(out.String(), "\n"); got != 1 || !strings.Contains(out.String(), `"id":7`) || !strings.Contains(out.String(), "gone") {
+		t.Errorf("answerAll wrote %q, want one answer to id 7", out.String())
+	}
+}
