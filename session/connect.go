@@ -100,6 +100,9 @@ func Join(ctx context.Context, opts JoinOptions) (*Conn, error) {
 // joinIn is Join with the session directory given.
 func joinIn(ctx context.Context, dir string, opts JoinOptions) (*Conn, error) {
 	cfg := Config{Target: opts.Target, Dir: dir, Linger: opts.Linger, Grace: opts.Grace}
+	if err := checkSocketPath(cfg.path(".sock")); err != nil {
+		return nil, err
+	}
 	hello, err := newHello(opts)
 	if err != nil {
 		return nil, err
@@ -294,4 +297,18 @@ func newHello(opts JoinOptions) (Hello, error) {
 		PID: os.Getpid(), Dir: []byte(dir), Env: envBytes(env), HTTP: opts.HTTP,
 		Grace: opts.JobGrace,
 	}, nil
+}
+
+// maxSocketPath is the longest path a Unix socket address holds: sun_path
+// is 108 bytes on Linux, 104 on macOS and the BSDs, with its terminating
+// NUL (unix(7)); the smaller bound holds everywhere.
+const maxSocketPath = 103
+
+// checkSocketPath refuses a socket path the kernel cannot bind or connect
+// to, in words that say what to change (connect(2) says only EINVAL).
+func checkSocketPath(p string) error {
+	if len(p) > maxSocketPath {
+		return fmt.Errorf("the session socket %s is %d bytes long, and a Unix socket path holds at most %d: set %s to a shorter directory (e.g. /tmp/jobdeck-%d)", p, len(p), maxSocketPath, EnvDir, os.Geteuid())
+	}
+	return nil
 }

@@ -58,7 +58,12 @@ func (c clientCore) DefaultGrace() time.Duration {
 // grace.
 func (c clientCore) Start(ctx context.Context, spec model.Spec) (model.Report, error) {
 	switch {
-	case spec.Dir == "":
+	case spec.Dir == "" && c.dir != "":
+		// The client's own directory may have gone since it came: say
+		// that one is gone, not that a cwd it never gave is missing.
+		if _, err := model.CheckDir("", c.dir); err != nil {
+			return model.Report{}, err
+		}
 		spec.Dir = c.dir
 	case !filepath.IsAbs(spec.Dir) && c.dir != "":
 		spec.Dir = filepath.Join(c.dir, spec.Dir)

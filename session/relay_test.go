@@ -4,12 +4,15 @@ package session
 
 import (
 	"context"
+	"os"
+	"path/filepath"
 	"strconv"
 	"strings"
 	"syscall"
 	"testing"
 	"time"
 
+	"github.com/jobdeck/jobdeck/internal/testkit"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
@@ -114,5 +117,27 @@ func TestEachLine(t *testing.T) {
 	c.answerAll(&out, "gone")
 	if got := strings.Count(out.String(), "\n"); got != 1 || !strings.Contains(out.String(), `"id":7`) || !strings.Contains(out.String(), "gone") {
 		t.Errorf("answerAll wrote %q, want one answer to id 7", out.String())
+	}
+}
+
+// TestAgentDirGone: an agent whose own directory was removed, starting a
+// job without cwd, is told that its directory is gone, not that a cwd it
+// never gave does not exist.
+func TestAgentDirGone(t *testing.T) {
+	t.Parallel()
+	w := newWorld(t)
+	sub := filepath.Join(w.wt, "sub")
+	if err := os.Mkdir(sub, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	cmd := w.cmd("--serve", "--linger", "0s")
+	cmd.Dir = sub
+	a := testkit.Agent(t, cmd, "agent")
+	if err := os.Remove(sub); err != nil {
+		t.Fatal(err)
+	}
+	text := w.call(a, "background", map[string]any{"command": "pwd"}, true)
+	if !strings.Contains(text, "the directory "+sub+" no longer exists") || strings.Contains(text, `cwd ""`) {
+		t.Errorf("background in a removed directory: %s", text)
 	}
 }
