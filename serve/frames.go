@@ -21,8 +21,9 @@ const maxFrame = 16 << 20
 // either way).
 const drainTimeout = 30 * time.Second
 
-// maxUnanswered bounds the calls of one peer that are read and not yet
-// answered: the filter reads the next line only when fewer are. A peer
+// maxUnanswered bounds the calls of one peer that are passed on and not
+// yet answered: the filter passes the next call on only when fewer are
+// (the lines read meanwhile wait in a bounded queue: lineQueue). A peer
 // that sends requests and never reads the answers (or reads them slowly)
 // therefore makes the server hold at most this many answers (each at most
 // a result's byte budget), and waits for itself alone; the SDK would
@@ -57,6 +58,7 @@ type lineFilter struct {
 	mu      sync.Mutex
 	pending map[string]bool // ids (idKey) of calls passed on and not yet answered
 	unsent  int             // calls passed on whose answer is not yet written out
+	answers int             // answers written out, ever (afterEOF's progress)
 	retired chan struct{}   // 1-buffered: an answer was written
 }
 
@@ -108,6 +110,7 @@ func (f *lineFilter) answering(key string) bool {
 func (f *lineFilter) sent() {
 	f.mu.Lock()
 	f.unsent--
+	f.answers++
 	f.mu.Unlock()
 	select {
 	case f.retired <- struct{}{}:
@@ -160,27 +163,34 @@ func (f *lineFilter) idle() bool {
 }
 
 // copy passes the lines of in to dst until in ends, then, once the calls
-// read are answered (see drain), closes dst. It returns early when the
-// session stops reading dst.
+// read are answered (see drain), closes dst. Lines are read ahead into a
+// bounded queue (lineQueue) while calls wait for room, so the end of the
+// input is seen, and the drain rule applies, however many calls are held
+// (see afterEOF). It returns early when the session stops reading dst.
 func (f *lineFilter) copy(ctx context.Context, in io.Reader, dst *io.PipeWriter, cutWaits func()) {
-	r := bufio.NewReaderSize(in, 64<<10)
-	var line []byte
+	q := newLineQueue()
+	stop := make(chan struct{})
+	defer close(stop)
+	go q.fill(in, stop)
+	giveUp, cancel := f.afterEOF(ctx, q.ended, cutWaits)
+	defer cancel()
 	for {
-		var err error
-		line, err = readFrame(r, line[:0])
-		if len(trimJSON(line)) > 0 || errors.Is(err, errFrameTooLong) {
-			if !f.pass(ctx, line, err, dst) {
-				return
-			}
+		it, ok := q.next(giveUp)
+		if !ok {
+			break
 		}
-		if err != nil && !errors.Is(err, errFrameTooLong) {
-			// EOF (or a read error) ends the session, once what was
-			// asked is answered.
-			f.drain(ctx, cutWaits)
-			dst.Close()
+		var readErr error
+		if it.tooLong {
+			readErr = errFrameTooLong
+		}
+		if !f.pass(giveUp, it.line, readErr, dst) {
 			return
 		}
 	}
+	// EOF (or a read error) ends the session, once what was asked is
+	// answered.
+	f.drain(giveUp)
+	dst.Close()
 }
 
 // pass checks one line and hands it to dst or answers it. It returns
@@ -259,26 +269,14 @@ func (f *lineFilter) refuseBatch(ferr *frameError, ids []json.RawMessage, dst *i
 	return true
 }
 
-// drain returns once every call passed on is answered. Calls still
-// running after drainTimeout have their waits cut short (cutWaits), so
-// that they answer at once; drain gives up closeTimeout later, or when
-// ctx ends.
-func (f *lineFilter) drain(ctx context.Context, cutWaits func()) {
-	limit := time.NewTimer(drainTimeout)
-	defer limit.Stop()
-	cut := false
+// drain returns once every call passed on is answered, or when ctx (the
+// give-up of afterEOF) ends.
+func (f *lineFilter) drain(ctx context.Context) {
 	for !f.idle() {
 		select {
 		case <-f.retired:
 		case <-ctx.Done():
 			return
-		case <-limit.C:
-			if cut {
-				return
-			}
-			cut = true
-			cutWaits()
-			limit.Reset(closeTimeout)
 		}
 	}
 }
