@@ -52,9 +52,20 @@ type lineQueue struct {
 	mu    sync.Mutex
 	items []queued
 	bytes int
-	ended chan struct{} // closed when the input has ended (EOF or error)
-	more  chan struct{} // 1-buffered: a line was queued, or the input ended
-	room  chan struct{} // 1-buffered: a line was taken out
+	// passing: the dispatch took a line out and is passing it on; a line
+	// read meanwhile queues behind it.
+	passing bool
+	// direct, when set, passes a line on from fill itself, when nothing
+	// is queued or passing and hasRoom tells there is room for it: the
+	// common case costs no hand-off between goroutines (under a flood
+	// that hand-off doubled a call's time). It returns false when the
+	// session stopped reading (then fill stops, as the dispatch would).
+	direct  func(queued) bool
+	hasRoom func() bool
+	failed  bool          // direct found the session gone
+	ended   chan struct{} // closed when the input has ended (EOF or error)
+	more    chan struct{} // 1-buffered: a line was queued, or the input ended
+	room    chan struct{} // 1-buffered: a line was taken out
 }
 
 func newLineQueue() *lineQueue {
@@ -79,7 +90,14 @@ func (q *lineQueue) fill(in io.Reader, stop <-chan struct{}) {
 		buf = line
 		tooLong := errors.Is(err, errFrameTooLong)
 		if t := trimJSON(line); len(t) > 0 || tooLong {
-			if !q.push(queued{line: bytes.Clone(t), tooLong: tooLong}, stop) {
+			if passed, alive := q.tryDirect(t, tooLong); !alive {
+				q.mu.Lock()
+				q.failed = true
+				q.mu.Unlock()
+				close(q.ended)
+				poke(q.more)
+				return
+			} else if !passed && !q.push(queued{line: bytes.Clone(t), tooLong: tooLong}, stop) {
 				return
 			}
 		}
@@ -89,6 +107,27 @@ func (q *lineQueue) fill(in io.Reader, stop <-chan struct{}) {
 			return
 		}
 	}
+}
+
+// tryDirect passes line on at once through q.direct when nothing is
+// queued or passing and there is room; passed tells whether it did, alive
+// whether the session still reads.
+func (q *lineQueue) tryDirect(line []byte, tooLong bool) (passed, alive bool) {
+	if q.direct == nil {
+		return false, true
+	}
+	q.mu.Lock()
+	ok := len(q.items) == 0 && !q.passing && q.hasRoom()
+	q.mu.Unlock()
+	if !ok {
+		return false, true
+	}
+	// Only fill queues lines, and the dispatch is idle: nothing can pass
+	// between this line and the one before it.
+	if !q.direct(queued{line: line, tooLong: tooLong}) {
+		return true, false
+	}
+	return true, true
 }
 
 // push queues it once there is room; false when stop is closed first.
@@ -111,6 +150,13 @@ func (q *lineQueue) push(it queued, stop <-chan struct{}) bool {
 	}
 }
 
+// passed ends the pass of the line next took out.
+func (q *lineQueue) passed() {
+	q.mu.Lock()
+	q.passing = false
+	q.mu.Unlock()
+}
+
 // next takes out the oldest line, waiting for one; false once the input
 // has ended and every line is taken, or when ctx ends.
 func (q *lineQueue) next(ctx context.Context) (queued, bool) {
@@ -121,6 +167,7 @@ func (q *lineQueue) next(ctx context.Context) (queued, bool) {
 			q.items[0] = queued{}
 			q.items = q.items[1:]
 			q.bytes -= len(it.line)
+			q.passing = true
 			q.mu.Unlock()
 			poke(q.room)
 			return it, true

@@ -155,6 +155,13 @@ func (f *lineFilter) room(ctx context.Context) bool {
 	}
 }
 
+// hasRoom reports whether a call passed on now would not wait for room.
+func (f *lineFilter) hasRoom() bool {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	return f.unsent < maxUnanswered
+}
+
 // idle reports whether every call passed on has been answered.
 func (f *lineFilter) idle() bool {
 	f.mu.Lock()
@@ -171,21 +178,33 @@ func (f *lineFilter) copy(ctx context.Context, in io.Reader, dst *io.PipeWriter,
 	q := newLineQueue()
 	stop := make(chan struct{})
 	defer close(stop)
-	go q.fill(in, stop)
 	giveUp, cancel := f.afterEOF(ctx, q.ended, cutWaits)
 	defer cancel()
+	passOn := func(it queued) bool {
+		var readErr error
+		if it.tooLong {
+			readErr = errFrameTooLong
+		}
+		return f.pass(giveUp, it.line, readErr, dst)
+	}
+	q.direct, q.hasRoom = passOn, f.hasRoom
+	go q.fill(in, stop)
 	for {
 		it, ok := q.next(giveUp)
 		if !ok {
 			break
 		}
-		var readErr error
-		if it.tooLong {
-			readErr = errFrameTooLong
-		}
-		if !f.pass(giveUp, it.line, readErr, dst) {
+		alive := passOn(it)
+		q.passed()
+		if !alive {
 			return
 		}
+	}
+	q.mu.Lock()
+	failed := q.failed
+	q.mu.Unlock()
+	if failed {
+		return // the session stopped reading
 	}
 	// EOF (or a read error) ends the session, once what was asked is
 	// answered.
