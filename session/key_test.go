@@ -65,15 +65,3 @@ func TestLabelShowsEscapes(t *testing.T) {
 		}
 	}
 }
-
-// TestLongSocketPath: a session directory too long for a socket path is
-// refused before any dial, naming the variable to change (connect said
-// only "invalid argument").
-func TestLongSocketPath(t *testing.T) {
-	t.Parallel()
-	dir := filepath.Join(t.TempDir(), strings.Repeat("d", 100))
-	_, err := joinIn(t.Context(), dir, JoinOptions{Target: Target{Worktree: "/x"}, Kind: KindControl, NoStart: true})
-	if err == nil || !strings.Contains(err.Error(), "at most 103") || !strings.Contains(err.Error(), EnvDir) {
-		t.Errorf("join with a %d-byte directory: %v", len(dir), err)
-	}
-}
