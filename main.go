@@ -27,6 +27,7 @@ import (
 	"os"
 	"os/signal"
 	"path/filepath"
+	"strings"
 	"syscall"
 	"time"
 
@@ -115,6 +116,8 @@ func parseArgs(args []string, stdout, stderr io.Writer) (cfg config, code int, o
 		return cfg, 0, false
 	case *httpAddr != "" && !*serveMode:
 		return fail(2, "--http needs --serve (try: jobdeck --serve --http 127.0.0.1:8765)")
+	case *httpAddr != "" && serve.CheckHTTPAddr(*httpAddr) != nil:
+		return fail(2, "--http %v", strings.TrimPrefix(serve.CheckHTTPAddr(*httpAddr).Error(), "serve http: "))
 	case *serveMode && (fs.NArg() > 0 || lo.procfile != ""):
 		return fail(2, "--serve takes no commands; the agent starts jobs with the background tool")
 	}

@@ -14,7 +14,9 @@ import (
 // TestConsoleNeedsTerminal: a console started with no terminal (its own
 // session, stdin not a tty, so /dev/tty cannot open) says so and exits 1
 // before it starts a session or a job; `sessions` after flags is refused
-// with the spelling that works, and nothing starts either.
+// with the spelling that works, and so is an --http address that is not
+// loopback host:port (it was refused by the session, after the token file
+// was written): nothing starts either.
 func TestConsoleNeedsTerminal(t *testing.T) {
 	t.Parallel()
 	dir := testSessionDir(t)
@@ -27,6 +29,8 @@ func TestConsoleNeedsTerminal(t *testing.T) {
 		{[]string{"--", "echo hi"}, 1, "the console needs a terminal"},
 		{[]string{"--private", "sessions"}, 2, "sessions is a subcommand"},
 		{[]string{"--session", "team", "sessions"}, 2, "jobdeck -- sessions"},
+		{[]string{"--serve", "--http", "0.0.0.0:18765"}, 2, "not a loopback address"},
+		{[]string{"--serve", "--http", "localhost"}, 2, "missing port"},
 	} {
 		cmd := exec.Command(os.Args[0], tc.args...)
 		cmd.Env = append(os.Environ(), asJobdeckEnv+"=1", dir)

@@ -139,8 +139,13 @@ func isLoopbackHost(h string) bool {
 	return ip != nil && ip.IsLoopback()
 }
 
-// checkLoopback accepts host:port whose host is "localhost" or a loopback
-// IP (127.0.0.0/8, ::1).
+// CheckHTTPAddr accepts the address of --serve --http: host:port whose
+// host is "localhost" or a loopback IP (127.0.0.0/8, ::1). Anything else
+// is an error that says what to give (ErrNotLoopback for another host),
+// so that the command line can refuse it before anything starts.
+func CheckHTTPAddr(addr string) error { return checkLoopback(addr) }
+
+// checkLoopback is CheckHTTPAddr.
 func checkLoopback(addr string) error {
 	host, _, err := net.SplitHostPort(addr)
 	if err != nil {
