@@ -121,7 +121,9 @@ func parseProcfileAt(path string, b []byte) (specs []model.Spec, from []string, 
 			return nil, nil, fmt.Errorf("%s: the entry %q has no command: write it after the colon, e.g. `%s: npm run dev`", at, name, name)
 		}
 		if _, err := model.CheckName(name); err != nil {
-			return nil, nil, fmt.Errorf("%s: %v", at, err)
+			// A name of digits alone: the Procfile's rule holds it, the
+			// model's refuses it (it reads as a job ID).
+			return nil, nil, fmt.Errorf("%s: %q reads as a job ID: give the entry a name with a letter in it (letters, digits, _ and -), e.g. `web%s: %s`", at, name, name, model.OneLine(cmd, 40))
 		}
 		if first, dup := seen[strings.ToLower(name)]; dup {
 			return nil, nil, fmt.Errorf("%s: the name %q is used by line %d already: give each entry a name of its own", at, name, first)

@@ -39,7 +39,7 @@ func TestParseProcfile(t *testing.T) {
 		{"web: a\n\nWEB: b\n", "Procfile:3: the name \"WEB\" is used by line 1 already: give each entry a name of its own"},
 		{"web:\n", "Procfile:1: the entry \"web\" has no command"},
 		{"my web: x\n", "Procfile:1: \"my web\" is not a name"},
-		{"12: x\n", "Procfile:1: name \"12\" is a number"},
+		{"12: x\n", "Procfile:1: \"12\" reads as a job ID: give the entry a name with a letter"},
 	} {
 		_, err := parseProcfile("Procfile", []byte(c.text))
 		if err == nil || !strings.Contains(err.Error(), c.want) {

@@ -60,16 +60,19 @@ const (
 	FieldCommand = "command"
 	FieldName    = "name"
 	FieldDir     = "cwd"
-	FieldEnv     = "env"
-	FieldGrace   = "grace"
-	FieldLines   = "lines"
-	FieldSince   = "since"
-	FieldWait    = "wait"
-	FieldUntil   = "until"
-	FieldGrep    = "grep"
-	FieldContext = "context"
-	FieldHead    = "head"
-	FieldBytes   = "max_bytes"
+	// FieldDefaultDir is a job without cwd whose default directory (its
+	// client's, or the core's) no longer exists: no cwd was given.
+	FieldDefaultDir = "default cwd"
+	FieldEnv        = "env"
+	FieldGrace      = "grace"
+	FieldLines      = "lines"
+	FieldSince      = "since"
+	FieldWait       = "wait"
+	FieldUntil      = "until"
+	FieldGrep       = "grep"
+	FieldContext    = "context"
+	FieldHead       = "head"
+	FieldBytes      = "max_bytes"
 )
 
 // InputError is a refused input: which field, and what is wrong with it,
@@ -158,7 +161,7 @@ func CheckDir(dir, base string) (string, error) {
 		if dir == "" {
 			// The default directory itself went (deleted or moved since
 			// jobs started there): say that, not that "" is missing.
-			return "", badSpec(FieldDir, "the directory %s no longer exists (deleted or moved since jobs started there): recreate it (mkdir -p %s), or give a directory that exists", base, base)
+			return "", badSpec(FieldDefaultDir, "the directory %s no longer exists (deleted or moved since jobs started there): recreate it (mkdir -p %s), or give a directory that exists", base, base)
 		}
 		return "", badSpec(FieldDir, "cwd %q does not exist (deleted or moved, if it did): give an existing directory, absolute or relative to %s", dir, base)
 	case err != nil:

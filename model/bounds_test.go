@@ -194,4 +194,7 @@ func TestCheckDirBaseGone(t *testing.T) {
 		!strings.Contains(err.Error(), "mkdir -p "+base) || strings.Contains(err.Error(), `""`) {
 		t.Fatalf("CheckDir of a deleted base: %v", err)
 	}
+	if ie, ok := errors.AsType[*InputError](err); !ok || ie.Field != FieldDefaultDir {
+		t.Errorf("CheckDir of a deleted base: field %v, want %q (no cwd was given)", err, FieldDefaultDir)
+	}
 }

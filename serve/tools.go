@@ -64,6 +64,8 @@ func fieldHint(tool, field string) string {
 		return ` (background's name)`
 	case model.FieldDir:
 		return `; or leave cwd out to use jobdeck's directory`
+	case model.FieldDefaultDir:
+		return `; or give cwd, or restart this MCP server in a directory that exists`
 	case model.FieldGrace:
 		return fmt.Sprintf(" (%s's grace is in seconds, 0-300)", tool)
 	case model.FieldSince:

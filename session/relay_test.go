@@ -137,7 +137,8 @@ func TestAgentDirGone(t *testing.T) {
 		t.Fatal(err)
 	}
 	text := w.call(a, "background", map[string]any{"command": "pwd"}, true)
-	if !strings.Contains(text, "the directory "+sub+" no longer exists") || strings.Contains(text, `cwd ""`) {
+	if !strings.Contains(text, "the directory "+sub+" no longer exists") || strings.Contains(text, `cwd ""`) ||
+		strings.Contains(text, "leave cwd out") || !strings.Contains(text, "give cwd") {
 		t.Errorf("background in a removed directory: %s", text)
 	}
 }

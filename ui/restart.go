@@ -196,7 +196,7 @@ func (m *Model) restartingNote() string {
 func (m *Model) restartProblem(id model.JobID, err error) string {
 	var in *model.InputError
 	s, ok := m.snapshot(id)
-	if !errors.As(err, &in) || in.Field != model.FieldDir || !ok || s.Dir == "" {
+	if !errors.As(err, &in) || (in.Field != model.FieldDir && in.Field != model.FieldDefaultDir) || !ok || s.Dir == "" {
 		return m.reword(err)
 	}
 	return "the directory of job " + s.Label() + ", " + s.Dir + ", no longer exists (deleted or moved since it started): " +
