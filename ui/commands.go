@@ -94,6 +94,9 @@ func backgroundSpec(arg string) (model.Spec, error) {
 		}
 		return model.Spec{}, fmt.Errorf("%w: %s needs a name: /background --name web npm run dev", ErrMissingArgument, flag)
 	}
+	if err := quotedName(name); err != nil {
+		return model.Spec{}, err
+	}
 	// The model's name rule, before anything starts (ARCHITECTURE.md §5:
 	// one check per rule, in model).
 	name, err := model.CheckName(name)
@@ -137,10 +140,23 @@ func nameProblem(line string) string {
 	if !ok || !complete || name == "" {
 		return ""
 	}
+	if err := quotedName(name); err != nil {
+		return err.Error()
+	}
 	if _, err := model.CheckName(name); err != nil {
 		return err.Error()
 	}
 	return ""
+}
+
+// quotedName refuses a palette name with a quote in it: the palette reads
+// the name as the one word after --name, so quotes would not group words
+// (-n 'two words' named a job "'two" and ran "words' …").
+func quotedName(name string) error {
+	if strings.ContainsAny(name, `'"`) {
+		return fmt.Errorf("%w: the name after --name is one word, and quotes do not group words here: write it without quotes (/background --name dev-server npm run dev)", ErrMissingArgument)
+	}
+	return nil
 }
 
 // completions returns what Tab can complete the palette line to: command

@@ -167,3 +167,17 @@ func TestPaletteNameChecked(t *testing.T) {
 		t.Fatalf("a good name should start: %q", c.names)
 	}
 }
+
+// TestPaletteQuotedName: a quoted name is refused, not split into a name
+// "'two" and a command "words' sleep 5".
+func TestPaletteQuotedName(t *testing.T) {
+	t.Parallel()
+	c := fixtureCore(0)
+	h := newHarness(t, c, 120, 40, Options{})
+	h.press("/")
+	h.typeText("background -n 'two words' sleep 5")
+	h.press("enter")
+	if len(c.started) != 0 || h.m.palette == nil || !strings.Contains(h.m.palette.err, "quotes do not group words") {
+		t.Fatalf("a quoted name: started %q, palette %+v", c.started, h.m.palette)
+	}
+}
