@@ -377,3 +377,27 @@ func TestHelpWhole(t *testing.T) {
 		}
 	}
 }
+
+// TestConfirmOvertaken: a kill asked with x, answered y after an agent
+// stopped the job meanwhile, says so (who, and how it ended) and kills
+// nothing; a named job's question gives its name.
+func TestConfirmOvertaken(t *testing.T) {
+	t.Parallel()
+	c := fixtureCore(3)
+	c.update(0, func(s *model.Snapshot) { s.Name = "web" })
+	h := newHarness(t, c, 120, 40, Options{})
+	h.pump()
+	h.press("x")
+	if f := h.footer(2); !strings.Contains(f, "kill job 0 (web: npm run dev) and everything it started? y/n") {
+		t.Fatalf("x should ask with the job's name:\n%s", f)
+	}
+	c.update(0, func(s *model.Snapshot) {
+		s.State, s.Exit, s.Ended, s.Done = model.StateExited, &model.Exit{Signal: 15}, fixedNow(), true
+		s.Stop = &model.Stop{At: fixedNow(), By: "agentx", Done: fixedNow()}
+	})
+	h.pump()
+	h.press("y")
+	if f := h.footer(2); !strings.Contains(f, "was stopped meanwhile by agentx") || len(c.killed) != 0 {
+		t.Fatalf("y after an agent's stop: killed %q\n%s", c.killed, f)
+	}
+}

@@ -109,6 +109,9 @@ func (m *Model) onConfirmKey(msg tea.KeyPressMsg) tea.Cmd {
 	if !key.Matches(msg, m.keys.Yes) {
 		return nil
 	}
+	if said := m.overtaken(c); said {
+		return nil
+	}
 	switch c.kind {
 	case confirmKill:
 		return m.kill(c.job)

@@ -75,7 +75,7 @@ func (m *Model) askRestart() tea.Cmd {
 		m.confirm = &confirm{
 			kind:     confirmRestart,
 			job:      s.ID,
-			question: "restart job " + s.ID.String() + " (" + model.OneLine(s.Command, 40) + ")? y/n",
+			question: "restart job " + jobPhrase(s) + "? y/n",
 		}
 	default:
 		return m.restart(s.ID)

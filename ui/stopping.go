@@ -24,7 +24,7 @@ func (m *Model) askKill() {
 		m.confirm = &confirm{
 			kind:     confirmKill,
 			job:      s.ID,
-			question: "kill job " + s.ID.String() + " (" + model.OneLine(s.Command, 40) + ") and everything it started? y/n",
+			question: "kill job " + jobPhrase(s) + " and everything it started? y/n",
 		}
 	}
 }
@@ -81,4 +81,45 @@ func (m *Model) stopAllAndQuit() tea.Cmd {
 		return tea.Quit
 	}
 	return tea.Batch(cmds...)
+}
+
+// jobPhrase names a job in a question: "6 (sleep 500)", or with its name
+// "6 (victim: sleep 500)".
+func jobPhrase(s model.Snapshot) string {
+	cmd := model.OneLine(s.Command, 40)
+	if s.Name != "" {
+		return s.ID.String() + " (" + model.OneLine(s.Name, 40) + ": " + cmd + ")"
+	}
+	return s.ID.String() + " (" + cmd + ")"
+}
+
+// overtaken tells, and says on the status line, when what a confirm asked
+// for was done by someone else while the question was open (an agent
+// stopped or restarted the job): the answer then does nothing.
+func (m *Model) overtaken(c *confirm) bool {
+	if c.kind != confirmKill && c.kind != confirmRestart {
+		return false
+	}
+	s, ok := m.snapshot(c.job)
+	if !ok {
+		return false
+	}
+	by := ""
+	if s.Stop != nil && s.Stop.By != "" {
+		by = " by " + s.Stop.By
+	}
+	if c.kind == confirmRestart {
+		for _, j := range m.jobs {
+			if j.RestartOf != nil && *j.RestartOf == c.job {
+				m.setMessage("job "+s.Label()+" was restarted meanwhile"+by+", as job "+j.Label(), false)
+				return true
+			}
+		}
+		return false
+	}
+	if !s.Live() {
+		m.setMessage("job "+s.Label()+" was stopped meanwhile"+by+": "+s.Status(), false)
+		return true
+	}
+	return false
 }
