@@ -35,6 +35,9 @@ func (t *Table) Resolve(sel string) (model.JobID, error) {
 			return j.id, nil
 		}
 	}
+	if id, ok := t.removedNames[strings.ToLower(sel)]; ok {
+		return 0, fmt.Errorf("%w: job %d (%s) finished and was removed from the list%s", ErrNotFound, id, sel, removedNote)
+	}
 	return 0, fmt.Errorf("%w: no job is named %q; give a job ID or one of the names", ErrNotFound, sel)
 }
 
@@ -54,7 +57,7 @@ func (t *Table) findLocked(id model.JobID) (*job, error) {
 		}
 	}
 	if t.removed[id] {
-		return nil, fmt.Errorf("%w: job %d finished and was removed from the list", ErrNotFound, id)
+		return nil, fmt.Errorf("%w: job %d finished and was removed from the list%s", ErrNotFound, id, removedNote)
 	}
 	if id >= 0 && id < t.nextID {
 		return nil, fmt.Errorf("%w: job %d finished and was dropped (only the %d most recent finished jobs are kept)", ErrNotFound, id, t.opts.MaxFinished)
@@ -107,3 +110,7 @@ func (t *Table) Read(id model.JobID, req model.ReadRequest) (model.Page, error) 
 	}
 	return j.ring.read(req), nil
 }
+
+// removedNote says what removed a job: it is gone for every client of the
+// session, its output too.
+const removedNote = " (a console's d or /clear removes a finished job, and its output, for every client of the session)"

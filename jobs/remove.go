@@ -3,6 +3,7 @@ package jobs
 import (
 	"fmt"
 	"slices"
+	"strings"
 
 	"github.com/jobdeck/jobdeck/model"
 )
@@ -61,5 +62,8 @@ func removable(j *job) error {
 func (t *Table) dropLocked(j *job) {
 	t.jobs = slices.DeleteFunc(t.jobs, func(x *job) bool { return x == j })
 	t.removed[j.id] = true
+	if j.spec.Name != "" {
+		t.removedNames[strings.ToLower(j.spec.Name)] = j.id
+	}
 	j.ring.free()
 }

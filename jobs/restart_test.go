@@ -142,8 +142,12 @@ func TestRemoveAndClear(t *testing.T) {
 	defer sub.Close()
 	live := start(t, tb, model.Spec{Command: "sleep 30"})
 	var done []model.JobID
-	for _, c := range []string{"echo a", "echo b", "exit 3"} {
-		done = append(done, start(t, tb, model.Spec{Command: c}).Job.ID)
+	for i, c := range []string{"echo a", "echo b", "exit 3"} {
+		spec := model.Spec{Command: c}
+		if i == 0 {
+			spec.Name = "Pager"
+		}
+		done = append(done, start(t, tb, spec).Job.ID)
 	}
 	waitFor(t, testtimeout.Scale(10*time.Second), "three jobs to end", func() bool {
 		for _, id := range done {
@@ -161,6 +165,10 @@ func TestRemoveAndClear(t *testing.T) {
 	}
 	if _, err := tb.Status(t.Context(), done[0], model.StatusOptions{}); !errors.Is(err, ErrNotFound) || !strings.Contains(err.Error(), "removed") {
 		t.Errorf("status of a removed job: %v", err)
+	}
+	// By name too: removed, not unknown, and for every client.
+	if _, err := tb.Resolve("pager"); !errors.Is(err, ErrNotFound) || !strings.Contains(err.Error(), "was removed") || !strings.Contains(err.Error(), "every client") {
+		t.Errorf("Resolve of a removed job's name: %v", err)
 	}
 	if got := tb.Clear(); !slices.Equal(got, done[1:]) {
 		t.Errorf("Clear removed %v; want %v", got, done[1:])

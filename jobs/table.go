@@ -77,7 +77,10 @@ type Table struct {
 	nextID  model.JobID
 	dropped int                  // finished jobs dropped past MaxFinished
 	removed map[model.JobID]bool // finished jobs removed on request (Remove, Clear)
-	closed  bool
+	// removedNames: the newest removed job of each name (lower case), so
+	// that a name asked for after it is said to be removed, not unknown.
+	removedNames map[string]model.JobID
+	closed       bool
 
 	// goroutines counts every goroutine of every job (wg.Go); lives
 	// counts jobs not done yet (Add at Start, Done when the tree is empty
@@ -126,11 +129,12 @@ func New(opts Options) (*Table, error) {
 	var id [6]byte
 	_, _ = rand.Read(id[:])
 	return &Table{
-		opts:    opts,
-		grace:   grace,
-		session: fmt.Sprintf("%d-%s", os.Getpid(), hex.EncodeToString(id[:])),
-		subs:    map[*Subscription]struct{}{},
-		removed: map[model.JobID]bool{},
+		opts:         opts,
+		grace:        grace,
+		session:      fmt.Sprintf("%d-%s", os.Getpid(), hex.EncodeToString(id[:])),
+		subs:         map[*Subscription]struct{}{},
+		removed:      map[model.JobID]bool{},
+		removedNames: map[string]model.JobID{},
 	}, nil
 }
 
