@@ -47,6 +47,8 @@ type view struct {
 	lead string
 	// notes are the finished jobs to note at the end.
 	notes []model.Snapshot
+	// rerun is the job's restart, when it was restarted (its new run).
+	rerun *model.JobID
 }
 
 // shownLine is a rendered output line: prefix (a grep's "seq: ", and the
@@ -163,6 +165,12 @@ func (v view) topLines() []string {
 	}
 	if note := stopNote(s.Stop, v.client, v.now, v.found); note != "" {
 		lines = append(lines, note)
+	}
+	if s.RestartOf != nil && v.lead == "" { // a restart's own report leads with it
+		lines = append(lines, fmt.Sprintf("restart of job %d", *s.RestartOf))
+	}
+	if v.rerun != nil {
+		lines = append(lines, fmt.Sprintf(`restarted as job %d (job_status {"id":%d} reads the new run)`, *v.rerun, *v.rerun))
 	}
 	if note := signalNote(s); note != "" {
 		lines = append(lines, note)

@@ -34,6 +34,16 @@ func TestKillRestart(t *testing.T) {
 		t.Errorf("the new run's spec: %+v", fc.lastSpec)
 	}
 
+	// Each run names the other when read: the old one its restart, the
+	// new one what it restarts (an agent waiting on the old run learns
+	// where its job went).
+	if _, text := ok(t, cs, toolStatus, map[string]any{"id": 0}); !strings.Contains(text, `restarted as job 1 (job_status {"id":1} reads the new run)`) {
+		t.Errorf("the old run's status does not name its restart:\n%s", text)
+	}
+	if _, text := ok(t, cs, toolStatus, map[string]any{"id": 1}); !strings.Contains(text, "\nrestart of job 0\n") {
+		t.Errorf("the new run's status does not name the run it restarts:\n%s", text)
+	}
+
 	// A finished job is just started again; no stop to tell.
 	fc.end(1, model.Exit{})
 	_, text = ok(t, cs, toolKill, map[string]any{"id": 1, "restart": true})

@@ -309,7 +309,14 @@ func (s *server) finish(req *mcp.CallToolRequest, v view) (*mcp.CallToolResult, 
 	key := s.noteKey(req)
 	v.client, v.now = clientName(req), s.opts.now()
 	v.ww.now = v.now
-	v.notes = s.notes.take(key, s.core.List(), v.rep.Job)
+	all := s.core.List()
+	v.notes = s.notes.take(key, all, v.rep.Job)
+	for _, j := range all {
+		if j.RestartOf != nil && *j.RestartOf == v.rep.Job.ID {
+			id := j.ID
+			v.rerun = &id
+		}
+	}
 	r := render(v)
 	s.notes.saw(key, v.rep.Job.ID, r.shown)
 	return textResult(r.text), r.out, nil
