@@ -303,6 +303,10 @@ func (j *job) stop(grace time.Duration, by string) bool {
 		}
 	} else if grace < j.stopInfo.Grace {
 		j.stopInfo.Grace = grace
+		j.stopInfo.Hastened = by
+		if by == "" {
+			j.stopInfo.Hastened = "another stop"
+		}
 	}
 	j.mu.Unlock()
 	_ = h.Stop(grace) // fails only when the supervisor is already gone

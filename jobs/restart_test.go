@@ -210,3 +210,31 @@ func waitLine(t *testing.T, tb *Table, id model.JobID, text string) {
 		return err == nil && slices.Contains(lineTexts(p), text)
 	})
 }
+
+// TestStopHastened: a second stop with a shorter grace, while the first
+// runs, is recorded as hastening it (who), the first asker kept.
+func TestStopHastened(t *testing.T) {
+	t.Parallel()
+	tb := newTable(t, Options{StartWait: -1})
+	rep := start(t, tb, model.Spec{Command: "trap '' TERM; echo ready; while :; do sleep 0.1; done"})
+	id := rep.Job.ID
+	waitFor(t, testtimeout.Scale(10*time.Second), "the trap to be set", func() bool { return snap(t, tb, id).Lines >= 1 })
+	first := make(chan model.Report, 1)
+	long := 30 * time.Second
+	go func() {
+		r, _ := tb.Kill(t.Context(), id, model.KillOptions{Grace: &long, By: "a"})
+		first <- r
+	}()
+	waitFor(t, testtimeout.Scale(10*time.Second), "the first stop", func() bool { return snap(t, tb, id).Stop != nil })
+	zero := time.Duration(0)
+	r, err := tb.Kill(t.Context(), id, model.KillOptions{Grace: &zero, By: "b"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if st := r.Job.Stop; st == nil || st.By != "a" || st.Hastened != "b" || st.Grace != 0 {
+		t.Errorf("stop after a hastening: %+v", st)
+	}
+	if r := <-first; r.Job.Stop == nil || r.Job.Stop.Hastened != "b" {
+		t.Errorf("the first stop's report: %+v", r.Job.Stop)
+	}
+}

@@ -146,6 +146,10 @@ type Stop struct {
 	// By is who asked for the stop: "console", an MCP client's name, or
 	// "jobdeck" when jobdeck itself was shutting down. Empty: unknown.
 	By string
+	// Hastened is who shortened the grace of this stop while it ran (a
+	// second stop with a shorter grace: Grace is then the shorter one);
+	// empty when nobody did.
+	Hastened string
 }
 
 // Snapshot is a copy of one job's state at one moment. It never changes

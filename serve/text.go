@@ -74,8 +74,12 @@ func stopNote(st *model.Stop, client string, now time.Time, found string) string
 		return fmt.Sprintf("stopping%s: %s %v ago; SIGKILL follows after the %s grace", by, term, ago, grace)
 	}
 	took := st.Done.Sub(st.At).Round(10 * time.Millisecond)
+	if st.Hastened != "" {
+		// A second stop cut the grace short: say whose, and what followed.
+		term += fmt.Sprintf("; %s cut the grace to %s", plainString(model.OneLine(st.Hastened, 0)), grace)
+	}
 	switch {
-	case st.KillSent > 0 && st.Grace == 0:
+	case st.KillSent > 0 && st.Grace == 0 && st.TermSent == 0:
 		return fmt.Sprintf("stopped in %v%s: SIGKILL to %s at once", took, by, count(st.KillSent, "process", "processes"))
 	case st.KillSent > 0:
 		return fmt.Sprintf("stopped in %v%s: %s; SIGKILL was needed for %d after the %s grace", took, by, term, st.KillSent, grace)

@@ -134,6 +134,10 @@ func TestNotes(t *testing.T) {
 		{&model.Stop{At: t0, Grace: 0, KillSent: 2, Done: t0.Add(10 * time.Millisecond)}, "stopped in 10ms: SIGKILL to 2 processes at once"},
 		{&model.Stop{At: t0, Grace: time.Second, TermSent: 2, Done: t0.Add(10 * time.Millisecond), By: "me"}, "stopped in 10ms: SIGTERM to 2 processes; no SIGKILL needed"},
 		{&model.Stop{At: t0, Grace: time.Second, TermSent: 2, Done: t0.Add(10 * time.Millisecond), By: "jobdeck"}, "stopped in 10ms (asked by jobdeck): SIGTERM to 2 processes; no SIGKILL needed"},
+		// A second client cut the grace short: SIGTERM came first, and
+		// the SIGKILL was theirs (tester 4, item 2: "SIGKILL at once").
+		{&model.Stop{At: t0, Grace: 0, TermSent: 1, KillSent: 3, Done: t0.Add(520 * time.Millisecond), By: "me", Hastened: "agentb"},
+			"stopped in 520ms: SIGTERM to 1 process; agentb cut the grace to 0s; SIGKILL was needed for 3 after the 0s grace"},
 	}
 	for _, c := range stops {
 		if got := stopNote(c.st, "me", now, ""); got != c.want {

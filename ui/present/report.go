@@ -103,8 +103,11 @@ func StopNote(st *model.Stop, self string, now time.Time) string {
 		return fmt.Sprintf("stopping%s: %s %v ago; SIGKILL follows after the %v grace", by, term, ago, st.Grace)
 	}
 	took := st.Done.Sub(st.At).Round(10 * time.Millisecond)
+	if st.Hastened != "" {
+		term += fmt.Sprintf("; %s cut the grace to %v", model.OneLine(st.Hastened, 0), st.Grace)
+	}
 	switch {
-	case st.KillSent > 0 && st.Grace == 0:
+	case st.KillSent > 0 && st.Grace == 0 && st.TermSent == 0:
 		return fmt.Sprintf("stopped in %v%s: SIGKILL to %s at once", took, by, Count(st.KillSent, "process", "processes"))
 	case st.KillSent > 0:
 		return fmt.Sprintf("stopped in %v%s: %s; SIGKILL was needed for %d after the %v grace", took, by, term, st.KillSent, st.Grace)

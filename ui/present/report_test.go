@@ -61,6 +61,7 @@ func TestNotes(t *testing.T) {
 		{&model.Stop{At: t0, Grace: 5 * time.Second, TermSent: 3, By: "console"}, "stopping: SIGTERM to 3 processes 1s ago; SIGKILL follows after the 5s grace"},
 		{&model.Stop{At: t0, By: "jobdeck"}, "stopping (asked by jobdeck): SIGKILL at once, 1s ago"},
 		{&model.Stop{At: t0, KillSent: 1, Done: t0.Add(20 * time.Millisecond)}, "stopped in 20ms: SIGKILL to 1 process at once"},
+		{&model.Stop{At: t0, TermSent: 1, KillSent: 2, Done: t0.Add(20 * time.Millisecond), Hastened: "codex"}, "stopped in 20ms: SIGTERM to 1 process; codex cut the grace to 0s; SIGKILL was needed for 2 after the 0s grace"},
 		{&model.Stop{At: t0, Grace: time.Second, TermSent: 1, Done: t0.Add(20 * time.Millisecond)}, "stopped in 20ms: SIGTERM to 1 process; no SIGKILL needed"},
 	} {
 		if got := StopNote(c.st, "console", now); got != c.want {
