@@ -42,8 +42,11 @@ func TestEndToEndStructuredBudget(t *testing.T) {
 	cs, cmd := startServe(t, &recorder{}, os.Stderr)
 	defer func() { cs.Close(); waitExit(t, cmd, 30*time.Second) }()
 	budget := model.DefaultResultBytes
-	ends := hugeCommand("echo a; sleep 1; exit 3")
-	runs := hugeCommand("echo b; sleep 30")
+	// Job 0 ends while the wait on any job below runs (the steps before
+	// it take well under 5 s, even under -race on two busy cores: with
+	// 1 s it had ended before the wait began, once in CI).
+	ends := hugeCommand("echo a; sleep 5; exit 3")
+	runs := hugeCommand("echo b; sleep 120")
 	res, _ := ok(t, cs, toolBackground, map[string]any{"command": ends})
 	checkResultBudget(t, "background", res, budget)
 	var r Report
@@ -72,7 +75,7 @@ func TestEndToEndStructuredBudget(t *testing.T) {
 	// A job that ends unseen is noted at the end of the next result.
 	notes := hugeCommand("sleep 1; exit 4")
 	ok(t, cs, toolBackground, map[string]any{"command": notes})
-	res, text = ok(t, cs, toolStatus, map[string]any{"id": 1, "wait": 3, "until": "never"})
+	res, text = ok(t, cs, toolStatus, map[string]any{"id": 1, "wait": 8, "until": "never"})
 	checkResultBudget(t, "a note", res, budget)
 	r = Report{}
 	structured(t, res, &r)
