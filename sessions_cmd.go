@@ -167,15 +167,18 @@ func stopCandidates(ctx context.Context, arg string) ([]session.Target, error) {
 	if len(out) == 0 {
 		return nil, fmt.Errorf("%q is neither a directory nor a session name (letters, digits, '.', '_' or '-'): give the worktree's directory or the session's name", arg)
 	}
-	if len(out) == 2 && liveKeys(ctx)[out[0].Key()] && liveKeys(ctx)[out[1].Key()] {
+	if live := liveKeys(ctx, out); len(out) == 2 && live[out[0].Key()] && live[out[1].Key()] {
 		return nil, fmt.Errorf("%q means two live sessions, %s (the directory here) and %s: write ./%s for the first, or jobdeck sessions stop --session %s for the second", arg, out[0].Phrase(), out[1].Phrase(), arg, arg)
 	}
 	return out, nil
 }
 
-// liveKeys are the keys of the user's live sessions (none when they cannot
-// be listed).
-func liveKeys(ctx context.Context) map[string]bool {
+// liveKeys are the keys of the user's live sessions, listed once, when
+// targets may mean two (none when they cannot be listed).
+func liveKeys(ctx context.Context, targets []session.Target) map[string]bool {
+	if len(targets) < 2 {
+		return nil
+	}
 	live, _ := session.List(ctx)
 	keys := map[string]bool{}
 	for _, l := range live {

@@ -335,12 +335,22 @@ func readFrame(r *bufio.Reader, buf []byte) ([]byte, error) {
 // writes "jsonrpc", "id", then the rest, so this reads only the first
 // members of a large result.
 func responseKey(p []byte) (string, bool) {
-	t := trimJSON(p)
-	if len(t) == 0 || t[0] != '{' {
+	id, method, response := idMembers(p)
+	if method || !response || id == nil {
 		return "", false
 	}
-	var id []byte
-	response := false
+	key, ok := idKey(id)
+	return key, ok && key != ""
+}
+
+// idMembers scans the top-level members of the object p (nothing for
+// anything else) until it has its "id" and knows whether it is a call
+// ("method") or a response ("result" or "error").
+func idMembers(p []byte) (id []byte, method, response bool) {
+	t := trimJSON(p)
+	if len(t) == 0 || t[0] != '{' {
+		return nil, false, false
+	}
 	eachMember(t, func(name, value []byte) bool {
 		switch string(name) {
 		case `"id"`:
@@ -348,15 +358,11 @@ func responseKey(p []byte) (string, bool) {
 		case `"result"`, `"error"`:
 			response = true
 		case `"method"`:
-			return false
+			method = true
 		}
-		return id == nil || !response
+		return id == nil || !(method || response)
 	})
-	if !response || id == nil {
-		return "", false
-	}
-	key, ok := idKey(id)
-	return key, ok && key != ""
+	return id, method, response
 }
 
 // errorReply is a JSON-RPC error response (without newline); a nil id is

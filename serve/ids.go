@@ -12,21 +12,7 @@ import "encoding/json"
 // (an object with "method" and a non-null id); ok is false for anything
 // else (a notification, a response, a batch, not JSON).
 func CallKey(line []byte) (key string, id json.RawMessage, ok bool) {
-	t := trimJSON(line)
-	if len(t) == 0 || t[0] != '{' {
-		return "", nil, false
-	}
-	var raw []byte
-	method := false
-	eachMember(t, func(name, value []byte) bool {
-		switch string(name) {
-		case `"id"`:
-			raw = value
-		case `"method"`:
-			method = true
-		}
-		return raw == nil || !method
-	})
+	raw, method, _ := idMembers(line)
 	if !method || raw == nil {
 		return "", nil, false
 	}

@@ -64,27 +64,7 @@ func stopNote(st *model.Stop, client string, now time.Time, found string) string
 		}
 		by = fmt.Sprintf(" (asked first by %s; this stop found it already %s)", who, found)
 	}
-	grace := st.Grace.String()
-	term := fmt.Sprintf("SIGTERM to %s", count(st.TermSent, "process", "processes"))
-	if st.Done.IsZero() {
-		ago := now.Sub(st.At).Round(100 * time.Millisecond)
-		if st.Grace == 0 {
-			return fmt.Sprintf("stopping%s: SIGKILL at once, %v ago", by, ago)
-		}
-		return fmt.Sprintf("stopping%s: %s %v ago; SIGKILL follows after the %s grace", by, term, ago, grace)
-	}
-	took := st.Done.Sub(st.At).Round(10 * time.Millisecond)
-	if st.Hastened != "" {
-		// A second stop cut the grace short: say whose, and what followed.
-		term += fmt.Sprintf("; %s cut the grace to %s", plainString(model.OneLine(st.Hastened, 0)), grace)
-	}
-	switch {
-	case st.KillSent > 0 && st.Grace == 0 && st.TermSent == 0:
-		return fmt.Sprintf("stopped in %v%s: SIGKILL to %s at once", took, by, count(st.KillSent, "process", "processes"))
-	case st.KillSent > 0:
-		return fmt.Sprintf("stopped in %v%s: %s; SIGKILL was needed for %d after the %s grace", took, by, term, st.KillSent, grace)
-	}
-	return fmt.Sprintf("stopped in %v%s: %s; no SIGKILL needed", took, by, term)
+	return st.Describe(now, by)
 }
 
 // signalNote says when the signal that ended the job did not come from
@@ -223,23 +203,8 @@ func compactSeconds(d time.Duration) string {
 	return strconv.FormatFloat(roundSeconds(d), 'f', -1, 64) + "s"
 }
 
-// count returns "1 process", "3 processes".
-func count(n int, one, many string) string {
-	if n == 1 {
-		return "1 " + one
-	}
-	return strconv.Itoa(n) + " " + many
-}
+// count is model.Count: "1 process", "3 processes".
+func count(n int, one, many string) string { return model.Count(n, one, many) }
 
-// byteSize formats n bytes for people: 812 bytes, 34.2 KiB, 47.6 MiB.
-func byteSize(n int64) string {
-	switch {
-	case n < 1<<10:
-		return fmt.Sprintf("%d bytes", n)
-	case n < 1<<20:
-		return fmt.Sprintf("%.1f KiB", float64(n)/(1<<10))
-	case n < 1<<30:
-		return fmt.Sprintf("%.1f MiB", float64(n)/(1<<20))
-	}
-	return fmt.Sprintf("%.1f GiB", float64(n)/(1<<30))
-}
+// byteSize is model.ByteSize: 812 bytes, 34.2 KiB, 47.6 MiB.
+func byteSize(n int64) string { return model.ByteSize(n) }

@@ -4,7 +4,6 @@ import (
 	"bufio"
 	"bytes"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"io"
 	"runtime/debug"
@@ -12,6 +11,7 @@ import (
 	"time"
 
 	"github.com/jobdeck/jobdeck/model"
+	"github.com/jobdeck/jobdeck/supervisor/wire"
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 )
 
@@ -207,28 +207,11 @@ func writeMessage(w io.Writer, msg jsonrpc.Message) error {
 	return err
 }
 
-// errLineTooLong reports a handshake line over its bound.
-var errLineTooLong = errors.New("handshake line too long")
-
-// readLine reads one line of at most max bytes, without its newline.
+// readLine reads one line of at most max bytes, without its line break
+// (wire.ReadLine, "\r\n" too); a longer one is wire.ErrLineTooLong.
 func readLine(r *bufio.Reader, max int) ([]byte, error) {
-	var line []byte
-	for {
-		chunk, err := r.ReadSlice('\n')
-		if len(line)+len(chunk) > max+1 {
-			return nil, errLineTooLong
-		}
-		line = append(line, chunk...)
-		switch {
-		case err == nil:
-			return bytes.TrimRight(line, "\r\n"), nil
-		case errors.Is(err, bufio.ErrBufferFull):
-			continue
-		case errors.Is(err, io.EOF) && len(line) > 0:
-			return nil, io.ErrUnexpectedEOF
-		}
-		return nil, err
-	}
+	line, err := wire.ReadLine(r, max)
+	return bytes.TrimSuffix(line, []byte("\r")), err
 }
 
 // readHello reads and decodes the first request of a connection.

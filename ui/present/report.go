@@ -94,25 +94,7 @@ func StopNote(st *model.Stop, self string, now time.Time) string {
 	if st.By != "" && st.By != self {
 		by = " (asked by " + model.OneLine(sanitize.Plain([]byte(st.By)), 0) + ")"
 	}
-	term := "SIGTERM to " + Count(st.TermSent, "process", "processes")
-	if st.Done.IsZero() {
-		ago := now.Sub(st.At).Round(100 * time.Millisecond)
-		if st.Grace == 0 {
-			return fmt.Sprintf("stopping%s: SIGKILL at once, %v ago", by, ago)
-		}
-		return fmt.Sprintf("stopping%s: %s %v ago; SIGKILL follows after the %v grace", by, term, ago, st.Grace)
-	}
-	took := st.Done.Sub(st.At).Round(10 * time.Millisecond)
-	if st.Hastened != "" {
-		term += fmt.Sprintf("; %s cut the grace to %v", model.OneLine(st.Hastened, 0), st.Grace)
-	}
-	switch {
-	case st.KillSent > 0 && st.Grace == 0 && st.TermSent == 0:
-		return fmt.Sprintf("stopped in %v%s: SIGKILL to %s at once", took, by, Count(st.KillSent, "process", "processes"))
-	case st.KillSent > 0:
-		return fmt.Sprintf("stopped in %v%s: %s; SIGKILL was needed for %d after the %v grace", took, by, term, st.KillSent, st.Grace)
-	}
-	return fmt.Sprintf("stopped in %v%s: %s; no SIGKILL needed", took, by, term)
+	return st.Describe(now, by)
 }
 
 // SignalNote says when the signal that ended the job did not come from
@@ -157,24 +139,8 @@ func WaitNote(w *model.WaitResult) string {
 	return fmt.Sprintf("wait: timed out after %v", waited)
 }
 
-// Count returns "1 process", "3 processes".
-func Count(n int, one, many string) string {
-	if n == 1 {
-		return "1 " + one
-	}
-	return strconv.Itoa(n) + " " + many
-}
+// Count is model.Count: "1 process", "3 processes".
+func Count(n int, one, many string) string { return model.Count(n, one, many) }
 
-// ByteSize formats n bytes for people: "812 bytes", "34.2 KiB",
-// "47.6 MiB", "1.2 GiB".
-func ByteSize(n int64) string {
-	switch {
-	case n < 1<<10:
-		return fmt.Sprintf("%d bytes", n)
-	case n < 1<<20:
-		return fmt.Sprintf("%.1f KiB", float64(n)/(1<<10))
-	case n < 1<<30:
-		return fmt.Sprintf("%.1f MiB", float64(n)/(1<<20))
-	}
-	return fmt.Sprintf("%.1f GiB", float64(n)/(1<<30))
-}
+// ByteSize is model.ByteSize: "812 bytes", "34.2 KiB", "47.6 MiB".
+func ByteSize(n int64) string { return model.ByteSize(n) }
