@@ -298,23 +298,7 @@ func TestVersionMismatch(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer ln.Close()
-	go func() {
-		for {
-			c, err := ln.Accept()
-			if err != nil {
-				return
-			}
-			go func() {
-				defer c.Close()
-				req, _, err := readHello(bufio.NewReader(c))
-				if err != nil {
-					return
-				}
-				data, _ := json.Marshal(versionData{Protocol: 99, Version: "v9.9.9"})
-				_ = writeMessage(c, &jsonrpc.Response{ID: req.ID, Error: &jsonrpc.Error{Code: codeVersion, Message: "old", Data: data}})
-			}()
-		}
-	}()
+	go refuseAsOldVersion(ln)
 	out, err := w.runWith(w.sdir, "--serve")
 	if err == nil {
 		t.Fatalf("jobdeck joined a session of protocol 99: %s", out)
@@ -480,23 +464,7 @@ func oldSession(dir, key string) int {
 	_ = os.WriteFile(filepath.Join(dir, key+".json"), b, 0o600)
 	sigs := make(chan os.Signal, 1)
 	signal.Notify(sigs, syscall.SIGTERM)
-	go func() {
-		for {
-			c, err := ln.Accept()
-			if err != nil {
-				return
-			}
-			go func() {
-				defer c.Close()
-				req, _, err := readHello(bufio.NewReader(c))
-				if err != nil {
-					return
-				}
-				data, _ := json.Marshal(versionData{Protocol: 99, Version: "v9.9.9"})
-				_ = writeMessage(c, &jsonrpc.Response{ID: req.ID, Error: &jsonrpc.Error{Code: codeVersion, Message: "old", Data: data}})
-			}()
-		}
-	}()
+	go refuseAsOldVersion(ln)
 	fmt.Println("ready")
 	<-sigs
 	ln.Close()
@@ -585,4 +553,25 @@ func TestNestedClientDoesNotKeepSession(t *testing.T) {
 	})
 	a.Close()
 	w.noLeftovers(20 * time.Second)
+}
+
+// refuseAsOldVersion answers every hello on ln as a session of protocol 99
+// (version v9.9.9) would: refused, with its version. It ends when ln
+// closes.
+func refuseAsOldVersion(ln net.Listener) {
+	for {
+		c, err := ln.Accept()
+		if err != nil {
+			return
+		}
+		go func() {
+			defer c.Close()
+			req, _, err := readHello(bufio.NewReader(c))
+			if err != nil {
+				return
+			}
+			data, _ := json.Marshal(versionData{Protocol: 99, Version: "v9.9.9"})
+			_ = writeMessage(c, &jsonrpc.Response{ID: req.ID, Error: &jsonrpc.Error{Code: codeVersion, Message: "old", Data: data}})
+		}()
+	}
 }
