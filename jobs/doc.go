@@ -25,9 +25,12 @@
 //     byte budget; every line has a seq (1, 2, 3 …, never reused). Readers
 //     pull by cursor and are told how many lines were evicted before they
 //     read them; there are no duplicates and no silent gaps.
-//   - A reader goroutine per stream reads the job's pty or pipe and never
-//     blocks on anything but read: not on the ring's consumers, not on the
-//     screen, not on subscribers.
+//   - A few ingest loops of the Table (Linux, epoll) read every job's ptys
+//     and pipes, each ready stream up to 64 KiB a round, and yield the
+//     processor at least once a millisecond; elsewhere a goroutine per
+//     stream reads it. Neither blocks on anything but the streams (and a
+//     ring's lock, a chunk at a time): not on the ring's consumers, not on
+//     the screen, not on subscribers.
 //   - Events fan out to subscribers without blocking: state changes are
 //     never lost; output activity is coalesced to one pending event per job.
 //   - Every live job's listening TCP ports are in its snapshot (Ports),

@@ -1,7 +1,6 @@
 package jobs
 
 import (
-	"io"
 	"os"
 	"slices"
 	"strings"
@@ -123,7 +122,7 @@ func dedupe(notes []string) []string {
 // blocks on nothing but read: the ring never waits for its readers, and a
 // poke is a non-blocking send.
 func (j *job) readLoop(f *os.File, s model.Stream) {
-	pump(f, s, &j.ring, j.activity)
+	j.t.ingest.ingest(f, stream{s: s, r: &j.ring, activity: j.activity})
 	f.Close()
 	j.ring.closeStream(s, time.Now())
 	j.mu.Lock()
@@ -131,25 +130,6 @@ func (j *job) readLoop(f *os.File, s model.Stream) {
 	j.mu.Unlock()
 	j.changedState()
 	j.checkDone()
-}
-
-// pump copies one stream into the ring until EOF or an error (a pty's
-// EIO when the last writer is gone), poking activity after each read.
-func pump(f io.Reader, s model.Stream, r *ring, activity chan<- struct{}) {
-	buf := make([]byte, readBuf)
-	for {
-		n, err := f.Read(buf)
-		if n > 0 {
-			r.write(s, buf[:n], time.Now())
-			select {
-			case activity <- struct{}{}:
-			default:
-			}
-		}
-		if err != nil {
-			return
-		}
-	}
 }
 
 // notifier turns read pokes into broadcasts and output events, at most one

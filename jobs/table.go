@@ -92,6 +92,7 @@ type Table struct {
 	subs  map[*Subscription]struct{}
 
 	portScan portScanner // the listening-ports scanner (ports.go)
+	ingest   ingestPool  // the ingest goroutines (ingest.go)
 }
 
 // New returns an empty Table. It fails when the default directory cannot
@@ -128,14 +129,16 @@ func New(opts Options) (*Table, error) {
 	}
 	var id [6]byte
 	_, _ = rand.Read(id[:])
-	return &Table{
+	t := &Table{
 		opts:         opts,
 		grace:        grace,
 		session:      fmt.Sprintf("%d-%s", os.Getpid(), hex.EncodeToString(id[:])),
 		subs:         map[*Subscription]struct{}{},
 		removed:      map[model.JobID]bool{},
 		removedNames: map[string]model.JobID{},
-	}, nil
+	}
+	t.ingest.wg = &t.goroutines
+	return t, nil
 }
 
 // Session is the marker of this table's jobs: every process of every job
@@ -240,6 +243,7 @@ func (t *Table) Close(ctx context.Context) error {
 	jobs := slices.Clone(t.jobs)
 	t.mu.Unlock()
 	t.stopPorts()
+	t.ingest.close()
 	for _, j := range jobs {
 		j.stop(j.grace, ShutdownBy)
 	}

@@ -54,7 +54,9 @@ func (h *Handle) Notes() []string { return append([]string(nil), h.notes...) }
 
 // Stdout is the read end of the job's stdout: the pty master, or a pipe.
 // The caller reads it until EOF (a pty master reports EIO instead: treat it
-// as EOF) and then closes it. Do not close it earlier: a job writing to a
+// as EOF) and then closes it. On Linux it is in blocking mode and outside
+// Go's netpoller, for an epoll loop of the caller's (ARCHITECTURE.md §4);
+// elsewhere it is in the netpoller. Do not close it earlier: a job writing to a
 // closed pipe gets EPIPE/SIGPIPE.
 func (h *Handle) Stdout() *os.File { return h.stdout }
 

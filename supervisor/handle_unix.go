@@ -57,8 +57,8 @@ func (h *Handle) Resize(cols, rows int) error {
 	if cols < 1 || rows < 1 || cols > 0xffff || rows > 0xffff {
 		return fmt.Errorf("%w: a pty of %d×%d cells", ErrBadConfig, cols, rows)
 	}
-	// The ioctl goes through the raw conn, never File.Fd, which would put
-	// the master back in blocking mode (the reader relies on the poller).
+	// The ioctl goes through the raw conn, never File.Fd, which can put
+	// the master back in blocking mode (its reader relies on it not being).
 	rc, err := h.stdout.SyscallConn()
 	if err != nil {
 		return fmt.Errorf("%w (%v)", ErrGone, err)

@@ -119,16 +119,27 @@ func openFiles(c Config, owned *fileSet) (*jobFiles, error) {
 			return nil, startErr(ErrSupervisor, fmt.Sprintf("open a pty for the job's output: %v (set TTY off to use a pipe)", err))
 		}
 	} else {
-		if f.outR, f.outW, err = os.Pipe(); err != nil {
+		if f.outR, f.outW, err = outputPipe(owned); err != nil {
 			return nil, startErr(ErrSupervisor, fmt.Sprintf("create the stdout pipe: %v", err))
 		}
-		owned.add(f.outR, f.outW)
 	}
-	if f.errR, f.errW, err = os.Pipe(); err != nil {
+	if f.errR, f.errW, err = outputPipe(owned); err != nil {
 		return nil, startErr(ErrSupervisor, fmt.Sprintf("create the stderr pipe: %v", err))
 	}
-	owned.add(f.errR, f.errW)
 	return &f, nil
+}
+
+// outputPipe makes a pipe for a job's stdout or stderr, its read end the
+// file Handle gives out (readEnd); both ends are added to owned.
+func outputPipe(owned *fileSet) (r, w *os.File, err error) {
+	if r, w, err = os.Pipe(); err != nil {
+		return nil, nil, err
+	}
+	if e, err := readEnd(r); err == nil {
+		r = e
+	}
+	owned.add(r, w)
+	return r, w, nil
 }
 
 // spawnSupervisor starts the supervisor process on the child ends of f.
