@@ -193,7 +193,9 @@ func runPrivate(cfg config, stdin io.Reader, stdout, stderr io.Writer) int {
 	case cfg.serve && cfg.http != "":
 		err = serveHTTP(ctx, table, cfg.http, cfg.token, stderr)
 	case cfg.serve:
-		err = serve.RunStdio(ctx, table, stdin, stdout)
+		in, restore := agentStdin(stdin)
+		err = serve.RunStdio(ctx, table, in, stdout)
+		restore()
 	default:
 		// A console in a background process group (the shell took the
 		// terminal back, as bash does when its terminal hangs up) must not
@@ -223,4 +225,14 @@ func runPrivate(cfg config, stdin io.Reader, stdout, stderr io.Writer) int {
 func dashDash(args, commands []string) bool {
 	i := len(args) - len(commands) - 1
 	return i >= 0 && args[i] == "--"
+}
+
+// agentStdin is the input of the --serve stdio modes: stdin moved into Go's
+// netpoller when it is the process's file (serve.PollableStdin), with the
+// restore to call when done.
+func agentStdin(stdin io.Reader) (io.Reader, func()) {
+	if f, ok := stdin.(*os.File); ok {
+		return serve.PollableStdin(f)
+	}
+	return stdin, func() {}
 }

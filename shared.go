@@ -106,7 +106,9 @@ func runShared(so *sessionOpts, m sharedMode, stdin io.Reader, stdout, stderr io
 	case m.serve && m.http != "":
 		err = runSharedHTTP(ctx, opts, m.http, m.token, stderr)
 	case m.serve:
-		err = session.Relay(ctx, opts, stdin, stdout)
+		in, restore := agentStdin(stdin)
+		err = session.Relay(ctx, opts, in, stdout)
+		restore()
 	default:
 		err = runAttachedConsole(ctx, opts, m.launch, m.from, stderr)
 	}

@@ -27,7 +27,7 @@
 //     read them; there are no duplicates and no silent gaps.
 //   - A few ingest loops of the Table (Linux, epoll) read every job's ptys
 //     and pipes, each ready stream up to 64 KiB a round, and yield the
-//     processor at least once a millisecond; elsewhere a goroutine per
+//     processor every 250 µs; elsewhere a goroutine per
 //     stream reads it. Neither blocks on anything but the streams (and a
 //     ring's lock, a chunk at a time): not on the ring's consumers, not on
 //     the screen, not on subscribers.

@@ -17,21 +17,20 @@ import (
 const maxIngesters = 4
 
 // ingestWant is how many ingest goroutines a Table starts at most: one
-// per P (GOMAXPROCS), at most maxIngesters. On 2 cores, 2 measured better
-// than 1 in both ways: flood p99 of a call 4.4–5.3 ms vs 5.4–6.6 ms
-// (BenchmarkStatus50), and 8 pty floods read 1.63× slower than 8 trivial
-// readers vs 1.92× (BenchmarkIngest8); 4 made the p99 worse (5.5–7.4 ms).
+// per P (GOMAXPROCS), at most maxIngesters. On 2 cores, two loops
+// measured better than one both for a call's p99 while 8 jobs flood
+// (BenchmarkStatus50) and for the time to read 8 floods
+// (BenchmarkIngest8); four made the p99 worse.
 func ingestWant() int { return min(maxIngesters, runtime.GOMAXPROCS(0)) }
 
 // yieldEvery is how long an ingest loop runs at most before it lets the
 // scheduler run the goroutines waiting for its P (runtime.Gosched). Under
 // a flood a loop never parks, and without it a goroutine readied on its
 // P (a tool call's handler, a console's fetch) waited until the runtime
-// preempted the loop, 10 ms later. A job_status's p99 while 8 jobs
-// flood (BenchmarkStatus50) was 12–15 ms with two loops that never
-// yielded and 27–37 ms with a goroutine per stream; it is 4.4–5.3 ms with
-// the yield (ARCHITECTURE.md §4).
-const yieldEvery = time.Millisecond
+// preempted the loop, 10 ms later; with it, a call waits at most this
+// long at each hand-off between its goroutines (ARCHITECTURE.md §4; the
+// figures are in README.md, Performance).
+const yieldEvery = 250 * time.Microsecond
 
 // ingestPool is a Table's ingest goroutines, each with its own epoll
 // instance (epoll(7)), started as streams need them. Its zero value is
