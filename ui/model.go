@@ -37,6 +37,7 @@ type Model struct {
 	hasCurrent    bool
 	scroll        map[model.JobID]uint64         // a paused pane's top seq; absent = following
 	sized         map[model.JobID]model.TermSize // the size this console last gave each job's pty
+	resizing      bool                           // a resize command is on its way (resize.go)
 	wrap          map[model.JobID]bool           // panes whose long lines wrap (w)
 	mouseOff      bool                           // the mouse is off: the terminal selects (mouse.go)
 	search        *search                        // the active search (search.go); nil: none

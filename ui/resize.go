@@ -34,9 +34,16 @@ type resizedMsg struct {
 
 // resizeShown returns the command that gives each live pty job shown in a
 // pane (as last fetched) its pane's size, for the panes whose size this
-// console has not given yet; nil when there is none, and while jobs are
-// starting.
+// console has not given yet; nil when there is none, while jobs are
+// starting, and while the previous command is on its way: the resizes
+// of one console go out one command after the other (the one that
+// returns sends what changed meanwhile), for two commands in flight
+// could reach the core in either order and leave the job at the older
+// size (a pane 40 rows high for a moment, then 41, left the job at 40).
 func (m *Model) resizeShown() tea.Cmd {
+	if m.resizing {
+		return nil
+	}
 	if m.starting > 0 {
 		// The panes are about to move for the jobs on their way (the
 		// launch commands start one by one): size them once those are
@@ -59,6 +66,7 @@ func (m *Model) resizeShown() tea.Cmd {
 	if len(reqs) == 0 {
 		return nil
 	}
+	m.resizing = true
 	return resizeCmd(m.ctx, m.core, reqs)
 }
 

@@ -131,3 +131,32 @@ func TestNoResizeWhileStarting(t *testing.T) {
 		t.Errorf("after the start: job 0 at %v, want %v", got, want)
 	}
 }
+
+// TestResizesGoOutOneAfterTheOther: while a resize command is on its way,
+// a change of the pane sends nothing; when the command returns, the
+// newest size goes out. Two commands in flight could reach the core in
+// either order and leave the job at the older size.
+func TestResizesGoOutOneAfterTheOther(t *testing.T) {
+	t.Parallel()
+	c := fixtureCore(1)
+	h := newHarness(t, c, 120, 40, Options{})
+	want := wantSizes(h.m)[0]
+	stale := model.TermSize{Cols: 1, Rows: 1}
+	h.m.sized[0] = stale // as if the pane had just changed
+	first := h.m.resizeShown()
+	if first == nil {
+		t.Fatal("no resize for a pane whose size changed")
+	}
+	h.m.sized[0] = stale // it changes again before the first returns
+	if cmd := h.m.resizeShown(); cmd != nil {
+		t.Fatal("a second resize command while the first is on its way")
+	}
+	n := len(c.resized)
+	h.send(first()) // the first reaches the core, then the one it held back
+	if got := c.resized[n:]; len(got) != 2 || got[1].size != want {
+		t.Fatalf("after the first returned: resizes %v, want two, the last to %v", got, want)
+	}
+	if h.m.resizing {
+		t.Fatal("still marked as resizing after every command returned")
+	}
+}

@@ -80,7 +80,8 @@ func (m *Model) update(msg tea.Msg) tea.Cmd {
 		return m.onReconnected(msg)
 	case resizedMsg:
 		m.onResized(msg)
-		return nil
+		m.resizing = false
+		return m.resizeShown()
 	case foundMsg:
 		m.invalidate()
 		m.onFound(msg)
