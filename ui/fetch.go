@@ -300,8 +300,16 @@ func (m *Model) onFetched(msg fetchedMsg) tea.Cmd {
 			m.overlay = n
 		}
 	}
-	cmds := []tea.Cmd{m.ensureClock(), m.quitWhenKnown(), m.resizeShown()}
-	if m.refetch {
+	// What the fetch brought can move the panes (who else is attached
+	// lengthens the status line, which takes a row from them): then its
+	// plan is already old, and the jobs would keep sizes of the old
+	// layout until something else fetched. Fetch again first.
+	stale := msg.err == nil && m.overlay == nil && !slices.Equal(m.sight().settle(m.jobs).plan(m.jobs), m.planned)
+	cmds := []tea.Cmd{m.ensureClock(), m.quitWhenKnown()}
+	if !stale {
+		cmds = append(cmds, m.resizeShown())
+	}
+	if m.refetch || stale {
 		m.refetch = false
 		cmds = append(cmds, m.requestFetch())
 	}

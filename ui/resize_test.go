@@ -1,6 +1,7 @@
 package ui
 
 import (
+	"strings"
 	"testing"
 
 	"github.com/jobdeck/jobdeck/model"
@@ -158,5 +159,29 @@ func TestResizesGoOutOneAfterTheOther(t *testing.T) {
 	}
 	if h.m.resizing {
 		t.Fatal("still marked as resizing after every command returned")
+	}
+}
+
+// TestSizesFollowTheStatusLine: an agent with a long name lengthens the
+// status line onto a second row, which the panes give up; when it
+// leaves, the fetch that brings the news was planned with the old
+// layout, and the job must still grow back to its pane.
+func TestSizesFollowTheStatusLine(t *testing.T) {
+	t.Parallel()
+	c := fixtureCore(1)
+	long := model.Client{ID: 1, Kind: "mcp", Name: strings.Repeat("agent-", 8), PID: 4242}
+	c.setSession("/w/app", selfClient, long)
+	h := newHarness(t, c, 60, 30, Options{})
+	h.m.setMessage("a message after the counts", false)
+	h.send(frameMsg{})
+	with := c.sizes()[0]
+	c.setSession("/w/app", selfClient)
+	h.pump() // one fetch, planned before it learnt the agent left
+	want := wantSizes(h.m)[0]
+	if want.Rows <= with.Rows {
+		t.Fatalf("the agent's name did not take a row: %v with it, %v without", with, want)
+	}
+	if got := c.sizes()[0]; got != want {
+		t.Fatalf("after the agent left the job has %v, its pane %v", got, want)
 	}
 }
