@@ -82,6 +82,33 @@ func TestWrapperEndsLikeItsCommand(t *testing.T) {
 	}
 }
 
+// TestBuiltinLoopStops: a compound command that runs only builtins when
+// the stop comes (the shell itself is stopped, no program it waited for)
+// ends killed by SIGTERM, not "exited 0" (what the last builtin
+// returned; a tester saw it).
+func TestBuiltinLoopStops(t *testing.T) {
+	t.Parallel()
+	for _, cmd := range []string{
+		`echo READY; while :; do :; done`,
+		`echo READY; i=0; while :; do echo $i >/dev/null; i=$((i+1)); done`,
+	} {
+		for _, tty := range []bool{false, true} {
+			j := startJob(t, Config{Command: cmd, TTY: tty})
+			if !testkit.Poll(10*time.Second, func() bool { return strings.Contains(j.out.text(), "READY") }) {
+				t.Fatalf("%q never printed READY", cmd)
+			}
+			if err := j.h.Stop(time.Second); err != nil {
+				t.Fatal(err)
+			}
+			j.mustDone(10 * time.Second)
+			ev, _ := j.exit()
+			if want := (model.Exit{Signal: int(syscall.SIGTERM)}); ev.Exit != want {
+				t.Errorf("%q, tty %v: exit %v, want %v", cmd, tty, ev.Exit, want)
+			}
+		}
+	}
+}
+
 // TestSimpleCommandIsTheLeader: one simple command whose name is a program
 // runs as the leader (its argv, its pid); its assignments and redirections
 // apply; a builtin, a function, a missing command or anything compound is

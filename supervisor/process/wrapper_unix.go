@@ -5,6 +5,7 @@ package process
 import (
 	"os"
 	"os/exec"
+	"strconv"
 	"strings"
 )
 
@@ -69,7 +70,8 @@ const maxArgStrlen = 131072
 //
 //   - jobdeck is stopping the job (the supervisor created the stop mark
 //     file before it sent SIGTERM): the shell ends the way its command
-//     ended: the subshell exits with the command's status, and the wrapper
+//     ended: the subshell exits with the command's status (128+n when
+//     the signal stopped the shell itself among builtins, subshellTrap), and the wrapper
 //     re-raises SIGHUP, SIGINT or SIGTERM when that status says the command
 //     died of one (128+n) and exits with it otherwise. So a command that
 //     ignores SIGTERM keeps the job alive until SIGKILL ("killed by
@@ -89,10 +91,17 @@ func wrapperTrap(sig string) string {
 
 // subshellTrap is wrapperTrap for the command substitution that runs the
 // command: in a stop it exits with the command's status, for the wrapper
-// to end by.
-func subshellTrap(sig string) string {
-	return `builtin trap '__jobdeck_s=$?; builtin trap - TERM INT HUP; ` +
-		`builtin test -e "$__jobdeck_m" && builtin exit $__jobdeck_s; ` +
+// to end by. The status is the command's when a program was running
+// (bash ran the trap once it ended: $BASH_COMMAND names a file); when the
+// shell itself was running builtins (`while :; do :; done`, an echo or
+// read loop), $? is only the last builtin's, and the subshell exits as
+// the signal would have ended it (128+n), so the job reads "killed by
+// SIGTERM", not "exited 0".
+func subshellTrap(sig string, n int) string {
+	return `builtin trap '__jobdeck_s=$?; __jobdeck_c=${BASH_COMMAND%% *}; builtin trap - TERM INT HUP; ` +
+		`if builtin test -e "$__jobdeck_m"; then ` +
+		`builtin test "$(builtin type -t -- "$__jobdeck_c")" = file || __jobdeck_s=` + strconv.Itoa(128+n) + `; ` +
+		`builtin exit $__jobdeck_s; fi; ` +
 		`builtin kill -s ` + sig + ` $BASHPID' ` + sig + `; `
 }
 
@@ -123,7 +132,7 @@ var (
 	// wrapperRun evals $__jobdeck_c in a command substitution (see above;
 	// `command exec` makes the redirection of its stdout permanent).
 	wrapperRun = `{ __jobdeck_s=$(command exec 1>&3 3>&-; ` + wrapperLimit +
-		subshellTrap("TERM") + subshellTrap("INT") + subshellTrap("HUP") +
+		subshellTrap("TERM", 15) + subshellTrap("INT", 2) + subshellTrap("HUP", 1) +
 		`builtin eval "$__jobdeck_c"); } 3>&1`
 	// wrapperExec evals the exec'ing form of a simple command whose name is
 	// a program: no function has the name, and it is found (hash, in the
