@@ -75,3 +75,35 @@ func TestEndToEndEOFWithCallsHeld(t *testing.T) {
 	t.Logf("every call answered and jobdeck gone %v after the input ended", time.Since(ended).Round(time.Millisecond))
 	checkNoLeftovers(t, mark)
 }
+
+// TestEndToEndSIGTERMAnswersHeldCalls (tester 5, item 2): a call still
+// held when jobdeck --serve --private is told to exit gets an error that
+// says so; before, it got no answer at all.
+func TestEndToEndSIGTERMAnswersHeldCalls(t *testing.T) {
+	t.Parallel()
+	r := startRawServe(t, "--private", "--grace", "0")
+	mark := marker(t)
+	r.call(1, toolBackground, fmt.Sprintf(`{"command":"export %s; sleep 1000"}`, mark))
+	r.answer(1, 20*time.Second)
+	r.call(2, toolStatus, `{"id":0,"wait":60}`)
+	// The ping is read after the wait: once it is answered, the wait is
+	// being held.
+	r.send(`{"jsonrpc":"2.0","id":3,"method":"ping"}`)
+	if !r.await(3, time.Now().Add(testtimeout.Scale(10*time.Second))) {
+		t.Fatal("no answer to the ping")
+	}
+	if err := r.cmd.Process.Signal(syscall.SIGTERM); err != nil {
+		t.Fatal(err)
+	}
+	if !r.await(2, time.Now().Add(testtimeout.Scale(20*time.Second))) {
+		t.Fatal("the held call got no answer after SIGTERM")
+	}
+	e, _ := r.got[float64(2)]["error"].(map[string]any)
+	if msg, _ := e["message"].(string); !strings.Contains(msg, "shutting down") {
+		t.Errorf("the held call's answer: %v", r.got[float64(2)])
+	}
+	if code := waitExit(t, r.cmd, testtimeout.Scale(20*time.Second)); code != 0 {
+		t.Errorf("exit code %d", code)
+	}
+	checkNoLeftovers(t, mark)
+}

@@ -60,6 +60,7 @@ type lineFilter struct {
 	unsent  int             // calls passed on whose answer is not yet written out
 	answers int             // answers written out, ever (afterEOF's progress)
 	retired chan struct{}   // 1-buffered: an answer was written
+	gaveUp  bool            // answerPending answered what was left: later answers are dropped
 }
 
 func newLineFilter(out io.Writer) *lineFilter {
@@ -81,6 +82,10 @@ type sdkWriter struct{ f *lineFilter }
 func (w sdkWriter) Write(p []byte) (int, error) {
 	key, ok := responseKey(p)
 	answers := ok && w.f.answering(key)
+	if ok && !answers && w.f.hasGivenUp() {
+		// answerPending already answered it: one answer per call.
+		return len(p), nil
+	}
 	n, err := w.f.write(p)
 	if answers {
 		// Counted even if the write failed: that answer will never

@@ -1,6 +1,10 @@
 package serve
 
-import "encoding/json"
+import (
+	"encoding/json"
+	"slices"
+	"strings"
+)
 
 // The ids of newline-delimited JSON-RPC 2.0 messages, for a relay that
 // passes them through whole and must know which calls are unanswered
@@ -33,4 +37,44 @@ func ResponseKey(line []byte) (string, bool) { return responseKey(line) }
 // without newline.
 func ErrorReply(id json.RawMessage, code int, message string) []byte {
 	return errorReply(id, &frameError{code: code, msg: message})
+}
+
+// codeServerExiting is the JSON-RPC error code of a call that the server
+// will not answer because it is exiting (a server error, JSON-RPC 2.0
+// §5.1: -32000 to -32099; the relay uses the same for its own).
+const codeServerExiting = -32001
+
+// answerPending answers every call passed on and not answered yet with
+// a JSON-RPC error (code, message), in id order, and forgets them; it
+// returns how many it answered.
+func (f *lineFilter) answerPending(code int, message string) int {
+	f.mu.Lock()
+	keys := make([]string, 0, len(f.pending))
+	for k := range f.pending {
+		keys = append(keys, k)
+	}
+	f.pending = map[string]bool{}
+	f.gaveUp = true
+	f.mu.Unlock()
+	slices.Sort(keys)
+	for _, k := range keys {
+		_, _ = f.write(append(errorReply(keyID(k), &frameError{code: code, msg: message}), '\n'))
+	}
+	return len(keys)
+}
+
+// hasGivenUp tells whether answerPending ran.
+func (f *lineFilter) hasGivenUp() bool {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	return f.gaveUp
+}
+
+// keyID is the JSON id that idKey made key from.
+func keyID(key string) json.RawMessage {
+	if n, ok := strings.CutPrefix(key, "n"); ok {
+		return json.RawMessage(n)
+	}
+	raw, _ := json.Marshal(strings.TrimPrefix(key, "s"))
+	return raw
 }

@@ -96,6 +96,10 @@ func (s *server) serveLines(ctx context.Context, cutWaits func(), in io.Reader, 
 		case <-closed:
 		case <-time.After(closeTimeout):
 		}
+		// The session's context is over, so the SDK writes no answer
+		// now: a call still unanswered gets an error that says why, as
+		// the relay's do (ARCHITECTURE.md §2).
+		f.answerPending(codeServerExiting, "jobdeck is shutting down (it was told to exit) before it answered this call")
 		return ctx.Err()
 	}
 }
