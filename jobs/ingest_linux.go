@@ -234,29 +234,26 @@ func (in *ingester) loop() {
 // end (EOF, or an error such as a pty master's EIO once the last writer
 // is gone) it lets go of ps.
 func (in *ingester) drain(ps *polled, buf []byte) {
-	got := 0
-	for got < readBuf {
+	got, ended, dry := 0, false, false
+	for got < readBuf && !ended && !dry {
 		n, err := unix.Read(ps.fd, buf)
-		if n > 0 {
+		switch {
+		case n > 0:
 			got += n
 			ps.r.write(ps.s, buf[:n], time.Now())
-			continue
+		case err == unix.EINTR:
+		case err == unix.EAGAIN:
+			dry = true
+		default: // EOF, or an error such as the pty's EIO
+			ended = true
 		}
-		if err == unix.EINTR {
-			continue
-		}
-		if err == unix.EAGAIN {
-			break
-		}
-		if got > 0 {
-			poke(ps.activity)
-		}
-		in.release(ps, false)
-		in.closeIfIdle()
-		return
 	}
 	if got > 0 {
 		poke(ps.activity)
+	}
+	if ended {
+		in.release(ps, false)
+		in.closeIfIdle()
 	}
 }
 

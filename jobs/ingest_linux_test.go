@@ -8,9 +8,9 @@ import (
 	"testing"
 	"time"
 
+	"github.com/jobdeck/jobdeck/internal/testkit"
 	"github.com/jobdeck/jobdeck/internal/testtimeout"
 	"github.com/jobdeck/jobdeck/model"
-	"golang.org/x/sys/unix"
 )
 
 // TestIngestEightJobsAtOnce: 8 jobs printing 30000 numbered lines each at
@@ -56,29 +56,6 @@ func TestIngestFloodLeavesRoomForOthers(t *testing.T) {
 	}
 }
 
-// blockingPipe returns a pipe whose read end is what the supervisor gives
-// out on Linux: blocking, outside Go's netpoller.
-func blockingPipe(t *testing.T) (r, w *os.File) {
-	t.Helper()
-	pr, pw, err := os.Pipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	rc, _ := pr.SyscallConn()
-	fd := -1
-	_ = rc.Control(func(u uintptr) { fd, err = unix.FcntlInt(u, unix.F_DUPFD_CLOEXEC, 0) })
-	if err != nil {
-		t.Fatal(err)
-	}
-	pr.Close()
-	if err := unix.SetNonblock(fd, false); err != nil {
-		t.Fatal(err)
-	}
-	r = os.NewFile(uintptr(fd), "test-pipe")
-	t.Cleanup(func() { r.Close(); pw.Close() })
-	return r, pw
-}
-
 // ingestInto reads f into a new ring through pool p on a goroutine; the
 // returned channel is closed when ingest returned.
 func ingestInto(p *ingestPool, f *os.File) (*ring, chan struct{}) {
@@ -103,7 +80,7 @@ func TestIngestLoopEndsMidStream(t *testing.T) {
 	t.Parallel()
 	var wg sync.WaitGroup
 	p := &ingestPool{wg: &wg}
-	r, w := blockingPipe(t)
+	r, w := testkit.BlockingPipe(t)
 	ring, done := ingestInto(p, r)
 	fmt.Fprintln(w, "one")
 	waitFor(t, testtimeout.Scale(10*time.Second), "line one", func() bool { return len(ringTexts(ring)) == 1 })
@@ -153,12 +130,12 @@ func TestIngestPoolClose(t *testing.T) {
 	t.Parallel()
 	var wg sync.WaitGroup
 	p := &ingestPool{wg: &wg}
-	r1, w1 := blockingPipe(t)
+	r1, w1 := testkit.BlockingPipe(t)
 	ring1, done1 := ingestInto(p, r1)
 	fmt.Fprintln(w1, "before")
 	waitFor(t, testtimeout.Scale(10*time.Second), "line before", func() bool { return len(ringTexts(ring1)) == 1 })
 	p.close()
-	r2, w2 := blockingPipe(t)
+	r2, w2 := testkit.BlockingPipe(t)
 	ring2, done2 := ingestInto(p, r2)
 	fmt.Fprintln(w2, "after close")
 	w2.Close()

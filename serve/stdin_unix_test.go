@@ -8,6 +8,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/jobdeck/jobdeck/internal/testkit"
 	"golang.org/x/sys/unix"
 )
 
@@ -28,34 +29,11 @@ func nonblocking(t *testing.T, f *os.File) bool {
 	return fl&unix.O_NONBLOCK != 0
 }
 
-// blockingStdin is a pipe's read end as a process's stdin is: blocking,
-// outside the netpoller.
-func blockingStdin(t *testing.T) (r, w *os.File) {
-	t.Helper()
-	pr, pw, err := os.Pipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	rc, _ := pr.SyscallConn()
-	fd := -1
-	_ = rc.Control(func(u uintptr) { fd, err = unix.FcntlInt(u, unix.F_DUPFD_CLOEXEC, 0) })
-	if err != nil {
-		t.Fatal(err)
-	}
-	pr.Close()
-	if err := unix.SetNonblock(fd, false); err != nil {
-		t.Fatal(err)
-	}
-	r = os.NewFile(uintptr(fd), "stdin")
-	t.Cleanup(func() { pw.Close() })
-	return r, pw
-}
-
 // TestPollableStdinPipe: a pipe comes back in the netpoller (it takes a
 // deadline), reads the same bytes, and restore gives the open file its
 // blocking mode back.
 func TestPollableStdinPipe(t *testing.T) {
-	r, w := blockingStdin(t)
+	r, w := testkit.BlockingPipe(t)
 	if r.SetReadDeadline(time.Time{}) == nil {
 		t.Fatal("the test's stdin is already in the netpoller")
 	}
@@ -78,7 +56,6 @@ func TestPollableStdinPipe(t *testing.T) {
 	if nonblocking(t, r) {
 		t.Fatal("restore left the agent's pipe non-blocking")
 	}
-	r.Close()
 }
 
 // TestPollableStdinRegularFile: a regular file (stdin redirected from

@@ -263,15 +263,21 @@ func (m *Model) fetchIfStale() tea.Cmd {
 		return nil
 	}
 	if m.fetching {
-		if !slices.Equal(m.sight().settle(m.jobs).plan(m.jobs), m.planned) {
+		if m.planMoved() {
 			m.refetch = true
 		}
 		return nil
 	}
-	if slices.Equal(m.sight().settle(m.jobs).plan(m.jobs), m.planned) {
+	if !m.planMoved() {
 		return nil
 	}
 	return m.requestFetch()
+}
+
+// planMoved tells whether the panes, laid out now, differ from what the
+// last fetch planned.
+func (m *Model) planMoved() bool {
+	return !slices.Equal(m.sight().settle(m.jobs).plan(m.jobs), m.planned)
 }
 
 // onFetched takes what a fetch brought into the model.
@@ -304,7 +310,7 @@ func (m *Model) onFetched(msg fetchedMsg) tea.Cmd {
 	// lengthens the status line, which takes a row from them): then its
 	// plan is already old, and the jobs would keep sizes of the old
 	// layout until something else fetched. Fetch again first.
-	stale := msg.err == nil && m.overlay == nil && !slices.Equal(m.sight().settle(m.jobs).plan(m.jobs), m.planned)
+	stale := msg.err == nil && m.overlay == nil && m.planMoved()
 	cmds := []tea.Cmd{m.ensureClock(), m.quitWhenKnown()}
 	if !stale {
 		cmds = append(cmds, m.resizeShown())

@@ -48,9 +48,7 @@ func TestLateLaunchReportKeepsSelection(t *testing.T) {
 	t.Parallel()
 	c := fixtureCore(1) // job 0 exists, as if started at launch
 	h := newHarness(t, c, 120, 40, Options{})
-	h.press("/")
-	h.typeText("background sleep 5")
-	h.press("enter")
+	h.command("background sleep 5")
 	if h.m.current != 1 {
 		t.Fatalf("the palette's job 1 should be selected, current %d", h.m.current)
 	}
@@ -93,9 +91,7 @@ func TestStatusOverlayFollowsTheJob(t *testing.T) {
 	id := c.add(model.Snapshot{Command: "count", State: model.StateRunning, Started: t0}, 100)
 	c.emit(id, model.StreamOut, "first line")
 	h := newHarness(t, c, 120, 40, Options{})
-	h.press("/")
-	h.typeText("job-status 0")
-	h.press("enter")
+	h.command("job-status 0")
 	if h.m.overlay == nil || !strings.Contains(strings.Join(h.m.overlay.lines, "\n"), "first line") {
 		t.Fatalf("overlay: %+v", h.m.overlay)
 	}
@@ -113,9 +109,7 @@ func TestStatusLineFollowsTheStartedJob(t *testing.T) {
 	t.Parallel()
 	c := fixtureCore(0)
 	h := newHarness(t, c, 120, 40, Options{})
-	h.press("/")
-	h.typeText("background no-such-command")
-	h.press("enter")
+	h.command("background no-such-command")
 	c.update(0, func(s *model.Snapshot) {
 		s.State, s.Exit, s.Ended = model.StateExited, &model.Exit{Code: 127}, s.Started
 	})

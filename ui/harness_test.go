@@ -139,6 +139,15 @@ func (h *harness) typeText(s string) {
 	}
 }
 
+// command opens the palette, types line and presses Enter, as a user
+// running a command (`/background …`) does.
+func (h *harness) command(line string) {
+	h.t.Helper()
+	h.press("/")
+	h.typeText(line)
+	h.press("enter")
+}
+
 // pump delivers the core's queued events when a wait is armed.
 func (h *harness) pump() {
 	if !h.armed {

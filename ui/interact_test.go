@@ -68,9 +68,7 @@ func TestPalette(t *testing.T) {
 		{"/job-status nosuch", "job-status: no such job: nosuch"},
 	}
 	for _, cs := range cases {
-		h.press("/")
-		h.typeText(strings.TrimPrefix(cs.line, "/"))
-		h.press("enter")
+		h.command(strings.TrimPrefix(cs.line, "/"))
 		if h.m.palette == nil {
 			t.Fatalf("%s: palette closed on an error", cs.line)
 		}
@@ -88,9 +86,7 @@ func TestPalette(t *testing.T) {
 
 	// A start the core refuses shows inline and keeps the text.
 	c.startErr = fmt.Errorf("%w: 8 jobs are running (0, 2, …); kill one first", model.ErrLimit)
-	h.press("/")
-	h.typeText("background npm test")
-	h.press("enter")
+	h.command("background npm test")
 	if h.m.palette == nil || h.m.palette.value() != "/background npm test" || !strings.Contains(h.footer(2), "too many running jobs") {
 		t.Fatalf("a refused start should show inline:\n%s", h.footer(2))
 	}
@@ -144,9 +140,7 @@ func TestPaletteCompletionAndHistory(t *testing.T) {
 	h.press("esc")
 
 	for _, l := range []string{"job-status 1", "job-status 2"} {
-		h.press("/")
-		h.typeText(l)
-		h.press("enter")
+		h.command(l)
 		h.press("esc") // close the overlay
 	}
 	h.press("/")
@@ -171,9 +165,7 @@ func TestJobStatusOverlay(t *testing.T) {
 	t.Parallel()
 	c := fixtureCore(3)
 	h := newHarness(t, c, 80, 24, Options{})
-	h.press("/")
-	h.typeText("job-status flood")
-	h.press("enter")
+	h.command("job-status flood")
 	if len(c.statused) != 1 || c.statused[0] != "2" {
 		t.Fatalf("Status called with %q, want [2]", c.statused)
 	}
@@ -185,9 +177,7 @@ func TestJobStatusOverlay(t *testing.T) {
 	if h.m.overlay != nil {
 		t.Fatal("Esc should close the overlay")
 	}
-	h.press("/")
-	h.typeText("help")
-	h.press("enter")
+	h.command("help")
 	if s := h.screen(); !strings.Contains(s, "/job-kill <id|name>") {
 		t.Fatalf("/help should list the commands:\n%s", s)
 	}
@@ -234,9 +224,7 @@ func TestKillConfirm(t *testing.T) {
 		t.Fatalf("Kill calls %q, want [0]", c.killed)
 	}
 
-	h.press("/")
-	h.typeText("job-kill FLOOD")
-	h.press("enter")
+	h.command("job-kill FLOOD")
 	if h.m.confirm != nil || len(c.killed) != 2 || c.killed[1] != "2" {
 		t.Fatalf("/job-kill should not ask: confirm %v, kills %q", h.m.confirm, c.killed)
 	}

@@ -18,9 +18,7 @@ func TestBackgroundName(t *testing.T) {
 	c := fixtureCore(3) // job 2 is "flood", running
 	h := newHarness(t, c, 120, 40, Options{})
 	for _, line := range []string{"background --name web npm run dev", "background -n api  go run ./api", "background --name=docs mkdocs serve"} {
-		h.press("/")
-		h.typeText(line)
-		h.press("enter")
+		h.command(line)
 		if h.m.palette != nil {
 			t.Fatalf("%s: the palette stayed open: %q", line, h.footer(2))
 		}
@@ -40,9 +38,7 @@ func TestBackgroundName(t *testing.T) {
 		{"/background --name= ls", "--name= needs a name"},
 		{"/background --name FLOOD yes", `the name "FLOOD" belongs to running job 2 (flood): pick another name, or stop that job first`},
 	} {
-		h.press("/")
-		h.typeText(strings.TrimPrefix(cs.line, "/"))
-		h.press("enter")
+		h.command(strings.TrimPrefix(cs.line, "/"))
 		if h.m.palette == nil || h.m.palette.value() != cs.line {
 			t.Fatalf("%s: the palette should stay open with the text", cs.line)
 		}
@@ -174,9 +170,7 @@ func TestPaletteQuotedName(t *testing.T) {
 	t.Parallel()
 	c := fixtureCore(0)
 	h := newHarness(t, c, 120, 40, Options{})
-	h.press("/")
-	h.typeText("background -n 'two words' sleep 5")
-	h.press("enter")
+	h.command("background -n 'two words' sleep 5")
 	if len(c.started) != 0 || h.m.palette == nil || !strings.Contains(h.m.palette.err, "quotes do not group words") {
 		t.Fatalf("a quoted name: started %q, palette %+v", c.started, h.m.palette)
 	}

@@ -82,9 +82,7 @@ func TestGoldenJobStatusDetails(t *testing.T) {
 			t.Run(name, func(t *testing.T) {
 				t.Parallel()
 				h := newHarness(t, portsCore(), size[0], size[1], Options{})
-				h.press("/")
-				h.typeText("job-status " + job)
-				h.press("enter")
+				h.command("job-status " + job)
 				s := h.screen()
 				want := []string{"pid 4242 · started 12:00:00 by console · own cgroup", "dir: /home/dev/app", "command: npm run dev", "listening: 127.0.0.1:5173, [::1]:5173"}
 				if job == "2" {

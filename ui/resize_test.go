@@ -83,9 +83,7 @@ func TestStartsAtPaneSize(t *testing.T) {
 	t.Parallel()
 	c := fixtureCore(1)
 	h := newHarness(t, c, 120, 40, Options{})
-	h.press("/")
-	h.typeText("background make watch")
-	h.press("enter")
+	h.command("background make watch")
 	id := model.JobID(1)
 	want := wantSizes(h.m)[id]
 	if len(c.startSizes) != 1 || c.startSizes[0] != want {

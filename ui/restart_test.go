@@ -81,9 +81,7 @@ func TestRestartKey(t *testing.T) {
 		t.Errorf("r on a job being stopped:\n%s", f)
 	}
 
-	h.press("/")
-	h.typeText("job-restart 1")
-	h.press("enter")
+	h.command("job-restart 1")
 	if h.m.confirm != nil || c.restarts[len(c.restarts)-1] != "1" {
 		t.Errorf("/job-restart should not ask: confirm %v, restarts %q", h.m.confirm, c.restarts)
 	}
@@ -137,9 +135,7 @@ func TestRemoveAndClearKeys(t *testing.T) {
 	if f := h.footer(2); !strings.Contains(f, "removed job 1 from the list") {
 		t.Errorf("status after d:\n%s", f)
 	}
-	h.press("/")
-	h.typeText("clear")
-	h.press("enter")
+	h.command("clear")
 	if c.clears != 1 || h.m.palette != nil {
 		t.Fatalf("/clear: %d calls, palette %v", c.clears, h.m.palette)
 	}
@@ -153,9 +149,7 @@ func TestRemoveAndClearKeys(t *testing.T) {
 	if f := h.footer(2); !strings.Contains(f, "removed 2 finished jobs from the list") {
 		t.Errorf("status after /clear:\n%s", f)
 	}
-	h.press("/")
-	h.typeText("clear")
-	h.press("enter")
+	h.command("clear")
 	if f := h.footer(2); !strings.Contains(f, "no finished jobs to clear") {
 		t.Errorf("a second /clear:\n%s", f)
 	}

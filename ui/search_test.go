@@ -158,9 +158,7 @@ func TestSearchKeys(t *testing.T) {
 func TestSearchOverlay(t *testing.T) {
 	t.Parallel()
 	h := newHarness(t, numberedCore(1), 120, 24, Options{})
-	h.press("/")
-	h.typeText("job-status 0")
-	h.press("enter")
+	h.command("job-status 0")
 	if h.m.overlay == nil {
 		t.Fatal("no overlay")
 	}

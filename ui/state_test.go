@@ -138,9 +138,7 @@ func TestConsoleNamesItself(t *testing.T) {
 	if s := h.screen(); !strings.Contains(s, "[claude-code] npm test") || strings.Contains(s, "[console]") {
 		t.Fatalf("the list should tag the agent's job only:\n%s", s)
 	}
-	h.press("/")
-	h.typeText("background sleep 9")
-	h.press("enter")
+	h.command("background sleep 9")
 	h.press("x", "y")
 	c.mu.Lock()
 	owners, by := c.owners, c.killedBy
@@ -148,9 +146,7 @@ func TestConsoleNamesItself(t *testing.T) {
 	if len(owners) != 1 || owners[0] != "console" || len(by) != 1 || by[0] != "console" {
 		t.Fatalf("owners %q, killed by %q", owners, by)
 	}
-	h.press("/")
-	h.typeText("job-status " + id.String())
-	h.press("enter")
+	h.command("job-status " + id.String())
 	lines := strings.Join(h.m.overlay.lines, "\n")
 	if !strings.Contains(lines, "\nstarted 12:00:00 by claude-code · no cgroup\n") || strings.Count(lines, "no cgroup v2") != 1 {
 		t.Fatalf("overlay:\n%s", lines)

@@ -90,9 +90,7 @@ func TestPaletteErrorWraps(t *testing.T) {
 	c := fixtureCore(3)
 	h := newHarness(t, c, 80, 24, Options{})
 	c.startErr = longLimit
-	h.press("/")
-	h.typeText("background npm test")
-	h.press("enter")
+	h.command("background npm test")
 	if got := h.status(); !strings.Contains(got, "job 3 (py) python3 -i;") || strings.Contains(got, "…") {
 		t.Errorf("the palette's error should wrap, not be cut:\n%s", h.footer(4))
 	}

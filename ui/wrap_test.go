@@ -123,9 +123,7 @@ func TestWrapKey(t *testing.T) {
 	}
 
 	// The /job-status overlay wraps too, and scrolls to its last line.
-	h.press("/")
-	h.typeText("job-status 0")
-	h.press("enter")
+	h.command("job-status 0")
 	if h.m.overlay == nil {
 		t.Fatal("no overlay")
 	}
