@@ -35,6 +35,9 @@ type fakeCore struct {
 	// blockWait makes a waiting Status sleep (really) until ctx ends or
 	// the wait runs out, for progress tests.
 	blockWait bool
+	// blocked counts the waiting Statuses that are asleep under
+	// blockWait now; tests poll it to know a wait is really running.
+	blocked int
 	// panicOn makes Start panic for this command.
 	panicOn string
 	// dropped is what Dropped reports.
@@ -43,6 +46,13 @@ type fakeCore struct {
 	failStart string
 	// statused and killed are the IDs Status and Kill were called with.
 	statused, killed []model.JobID
+}
+
+// blockedWaits is how many waiting Statuses are asleep under blockWait.
+func (f *fakeCore) blockedWaits() int {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	return f.blocked
 }
 
 // checkStatus applies the real core's checks of a status request.
@@ -156,13 +166,20 @@ func (f *fakeCore) Status(ctx context.Context, id model.JobID, opts model.Status
 	var wait *model.WaitResult
 	if opts.Wait > 0 {
 		if f.blockWait {
+			f.blocked++
 			f.mu.Unlock()
+			var err error
 			select {
 			case <-ctx.Done():
-				return model.Report{}, ctx.Err()
+				err = ctx.Err()
 			case <-time.After(opts.Wait):
 			}
 			f.mu.Lock()
+			f.blocked--
+			if err != nil {
+				f.mu.Unlock()
+				return model.Report{}, err
+			}
 		}
 		wait = f.playLocked(j, opts)
 	}

@@ -249,16 +249,10 @@ func TestHTTPSessionsAllBusy(t *testing.T) {
 	ctx, cancel := context.WithCancel(t.Context())
 	defer cancel()
 	go cs.CallTool(ctx, &mcp.CallToolParams{Name: toolStatus, Arguments: map[string]any{"id": 0, "wait": 30}})
-	waitFor(t, 5*time.Second, func() bool {
-		h.sessions.mu.Lock()
-		defer h.sessions.mu.Unlock()
-		for _, u := range h.sessions.sessions {
-			if u.running > 0 {
-				return true
-			}
-		}
-		return false
-	})
+	// The wait itself is asleep in the core, so its POST is running. A
+	// count above zero is not enough: the background call's own count may
+	// linger a moment after its answer, before the wait has begun.
+	waitFor(t, 5*time.Second, func() bool { return fc.blockedWaits() > 0 })
 	resp := post(t, "http://"+h.addr+"/mcp", lineInitialize, map[string]string{"Authorization": "Bearer " + testToken})
 	if resp.StatusCode != http.StatusServiceUnavailable {
 		t.Errorf("a new session while the only one is busy: status %d, want 503", resp.StatusCode)
