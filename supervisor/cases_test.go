@@ -234,7 +234,8 @@ var caseSpecs = map[string][]caseSpec{
 		}
 	}}},
 	"21": {{tty: true, check: func(c *procCase) {
-		c.j.mustDone(10 * time.Second)
+		// ~3.5 s of sleeps and 150 forks: 30 s holds on two busy cores.
+		c.j.mustDone(30 * time.Second)
 		for _, w := range []string{"download [##########] 100%\n", "\r\x1b[2Kbuilt\n", "crlf line 1\r\ncrlf line 2\r\n", c.marker + " DONE\n"} {
 			if !strings.Contains(c.j.out.text(), w) {
 				c.t.Errorf("raw output lacks %q", w)

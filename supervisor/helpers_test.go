@@ -18,6 +18,7 @@ import (
 	"time"
 
 	"github.com/jobdeck/jobdeck/internal/testkit"
+	"github.com/jobdeck/jobdeck/internal/testtimeout"
 	"github.com/jobdeck/jobdeck/supervisor/internal/sys"
 )
 
@@ -257,6 +258,9 @@ func (j *testJob) waitDone(d time.Duration) bool {
 
 func (j *testJob) mustDone(d time.Duration) {
 	j.t.Helper()
+	// d is a coarse bound on a loaded machine, scaled under -race (the
+	// supervisor is built with it too).
+	d = testtimeout.Scale(d)
 	if !j.waitDone(d) {
 		j.t.Fatalf("job not done within %v; events %v\nstdout: %s\nstderr: %s", d, j.events(), j.out.text(), j.errOut.text())
 	}
