@@ -29,7 +29,7 @@ func ingestWant() int { return min(maxIngesters, runtime.GOMAXPROCS(0)) }
 // P (a tool call's handler, a console's fetch) waited until the runtime
 // preempted the loop, 10 ms later; with it, a call waits at most this
 // long at each hand-off between its goroutines (ARCHITECTURE.md §4; the
-// figures are in README.md, Performance).
+// figures are in docs/performance.md).
 const yieldEvery = 250 * time.Microsecond
 
 // ingestPool is a Table's ingest goroutines, each with its own epoll

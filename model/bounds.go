@@ -119,7 +119,7 @@ func CheckCommand(cmd string) error {
 	return nil
 }
 
-// NameRule is the rule of a job's name, in the words the README and every
+// NameRule is the rule of a job's name, in the words docs/agent-tools.md and every
 // refusal use: any printable text on one line, spaces included, but not a
 // number. A Procfile's names are stricter (its format's), and are checked
 // there as well as here.

@@ -15,7 +15,7 @@ import (
 // testRun5 prints 3000 lines, five of them failures, and exits 1.
 const testRun5 = `for i in $(seq 1 3000); do case $i in 1107|1500|2024|2500|2999) echo "--- FAIL: TestCase$i (0.01s)";; *) echo "=== RUN TestCase$i";; esac; done; exit 1`
 
-// TestAgentLoop is the measured loop of the README: start a dev server and
+// TestAgentLoop is the measured loop of docs/agent-tools.md: start a dev server and
 // wait until it listens, hit it, read the new lines, stop it; run a
 // 3,000-line test command with 5 failures and get them. It counts the
 // calls and the bytes of result text (the text a model reads), through the

@@ -337,7 +337,7 @@ func TestEndToEndForeignKill(t *testing.T) {
 }
 
 // TestEndToEndNameWithSpaces (tester 2, item 10): background takes a name
-// with spaces, as the README says, and id selects it without case.
+// with spaces, as docs/agent-tools.md says, and id selects it without case.
 func TestEndToEndNameWithSpaces(t *testing.T) {
 	t.Parallel()
 	cs, cmd := startServe(t, &recorder{}, os.Stderr)

@@ -248,7 +248,7 @@ func TestWaitReasons(t *testing.T) {
 		reason string
 		text   string
 	}{
-		// The words an agent reads from the real core (the README's
+		// The words an agent reads from the real core (docs/agent-tools.md's
 		// session), now made by serve alone.
 		{"matched", map[string]any{"id": 0, "wait": 30, "until": "ready|listening"}, "matched", "wait: matched line 2 after 2s (printed 2s ago)\n"},
 		{"ended", map[string]any{"id": 1, "wait": 30, "until": "never"}, "ended", "wait: the job ended after 1s\n"},

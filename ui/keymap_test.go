@@ -36,7 +36,7 @@ func TestDefaultKeyMap(t *testing.T) {
 	}
 	for _, k := range []string{"up", "k", "down", "j", "tab", "shift+tab", "1", "8", "pgup", "pgdown", "home", "end", "z", "w", "m", "ctrl+f", "n", "N", "x", "r", "d", "/", ":", "?", "q", "ctrl+c"} {
 		if owner[k] == "" {
-			t.Errorf("key %q (documented in the README) is not bound", k)
+			t.Errorf("key %q (documented in docs/console.md) is not bound", k)
 		}
 	}
 }
