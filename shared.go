@@ -23,21 +23,38 @@ type sessionOpts struct {
 	name      string
 	private   bool
 	linger    time.Duration
-	lingerSet bool // --linger was given
+	lingerSet bool  // --linger was given
+	envErr    error // $JOBDECK_LINGER is not a linger
 }
 
-// sessionFlags declares --session, --private and --linger on fs.
+// envLinger names the environment variable that sets --linger's default:
+// a Go duration from 0s to session.MaxLinger.
+const envLinger = "JOBDECK_LINGER"
+
+// sessionFlags declares --session, --private and --linger on fs; the
+// linger's default is $JOBDECK_LINGER when set (check reports a bad one).
 func sessionFlags(fs *flag.FlagSet) *sessionOpts {
 	so := &sessionOpts{}
+	linger := session.DefaultLinger
+	if v, ok := os.LookupEnv(envLinger); ok {
+		d, err := time.ParseDuration(v)
+		if err != nil || d < 0 || d > session.MaxLinger {
+			so.envErr = fmt.Errorf("%s=%s is not a linger; give 0s to %v (e.g. %s=10s), or unset it", envLinger, model.OneLine(v, 40), session.MaxLinger, envLinger)
+		} else {
+			linger = d
+		}
+	}
 	fs.StringVar(&so.name, "session", "", "join the session named `NAME` (from any directory) instead of this worktree's")
 	fs.BoolVar(&so.private, "private", false, "keep a session of its own that nothing else can join (its jobs end with this jobdeck)")
-	fs.DurationVar(&so.linger, "linger", session.DefaultLinger, "how long a session this jobdeck starts outlives its last client, at most 1m")
+	fs.DurationVar(&so.linger, "linger", linger, "how long a session this jobdeck starts outlives its last client, at most 1m (default from $"+envLinger+" when set)")
 	return so
 }
 
 // check validates the session flags; the error says what to do.
 func (so *sessionOpts) check() error {
 	switch {
+	case so.envErr != nil:
+		return so.envErr
 	case so.private && so.name != "":
 		return errors.New("--private and --session exclude each other: a private session has no name to join")
 	case so.linger < 0 || so.linger > session.MaxLinger:

@@ -63,8 +63,12 @@ const EscapeSettle = 1 * time.Second
 
 // SessionsEnd bounds how long Run waits, after a tape, for the jobdeck
 // sessions it started to end: a session outlives its last client by its
-// linger (5 s) and then stops its jobs (their grace).
+// linger (TapeLinger) and then stops its jobs (their grace).
 const SessionsEnd = 30 * time.Second
+
+// TapeLinger is the linger of the sessions a tape starts
+// ($JOBDECK_LINGER in the shell's environment).
+const TapeLinger = time.Second
 
 // ShellArgv is how the runner starts the shell, as VHS does for bash but
 // without --login: no profile, no rc file, no history.
@@ -189,7 +193,9 @@ func (tp *Tape) environment(opts Options, path, home, bash string) (env []string
 		env = append(env, "TMPDIR="+tmp)
 	}
 	sessions = filepath.Join(home, ".jobdeck-sessions")
-	env = append(env, "JOBDECK_SESSION_DIR="+sessions)
+	// A session outlives its last client by TapeLinger, not the default
+	// 5 s: Run waits for that end after every tape.
+	env = append(env, "JOBDECK_SESSION_DIR="+sessions, "JOBDECK_LINGER="+TapeLinger.String())
 	port, err := freePort()
 	if err != nil {
 		return nil, "", err
