@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/jobdeck/jobdeck/internal/testkit"
+	"github.com/jobdeck/jobdeck/internal/testtimeout"
 	"github.com/jobdeck/jobdeck/model"
 )
 
@@ -68,7 +69,8 @@ func (c *procCase) waitLine(re string, d time.Duration) model.Report {
 // waitDone waits until the job is done and returns its full report.
 func (c *procCase) waitDone(d time.Duration) model.Report {
 	c.t.Helper()
-	waitFor(c.t, d, "job to finish", func() bool { return snap(c.t, c.tb, c.id).Done })
+	// d is a coarse bound on a loaded machine, scaled under -race.
+	waitFor(c.t, testtimeout.Scale(d), "job to finish", func() bool { return snap(c.t, c.tb, c.id).Done })
 	r, err := c.tb.Status(c.t.Context(), c.id, model.StatusOptions{Lines: 2000})
 	if err != nil {
 		c.t.Fatal(err)

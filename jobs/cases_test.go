@@ -226,7 +226,8 @@ func TestSharedCases(t *testing.T) {
 		t.Parallel()
 		c := newProcCase(t, tb, dir)
 		c.start(model.Spec{Command: c.script("21-progress-cr.sh")})
-		r := c.waitDone(15 * time.Second)
+		// ~3.5 s of sleeps and 150 forks: 30 s holds on two busy cores.
+		r := c.waitDone(30 * time.Second)
 		want := "> download [##########] 100%\n> built\n> crlf line 1\n> crlf line 2\n> " + c.marker + " DONE\n"
 		if !strings.HasSuffix(plainText(r), want) || r.Job.Exit.Code != 0 {
 			t.Errorf("report:\n%s\nwant it to end with:\n%s", plainText(r), want)
