@@ -92,9 +92,13 @@ func newCapture(f *os.File) *capture {
 				if room := headCap - len(c.head); room > 0 {
 					c.head = append(c.head, buf[:min(n, room)]...)
 				}
+				// The tail is cut back to tailCap only when it reaches
+				// twice that, in place: one copy per 64 KiB read, not
+				// per read (a flood arrives in reads far smaller, and under
+				// -race every copy is checked byte range by byte range).
 				c.tail = append(c.tail, buf[:n]...)
-				if len(c.tail) > tailCap {
-					c.tail = append([]byte(nil), c.tail[len(c.tail)-tailCap:]...)
+				if len(c.tail) > 2*tailCap {
+					c.tail = append(c.tail[:0], c.tail[len(c.tail)-tailCap:]...)
 				}
 				c.mu.Unlock()
 			}
@@ -119,7 +123,7 @@ func (c *capture) text() string {
 	if c.total <= headCap {
 		return string(c.head)
 	}
-	return string(c.head) + "\n[…]\n" + string(c.tail)
+	return string(c.head) + "\n[…]\n" + string(c.tail[max(0, len(c.tail)-tailCap):])
 }
 
 func (c *capture) bytes() int64 {
@@ -236,8 +240,11 @@ func (j *testJob) waitOut(s string, d time.Duration) bool {
 	return testkit.Poll(d, func() bool { return strings.Contains(j.out.text(), s) })
 }
 
+// mustOut is waitOut that fails the test; d is a coarse bound, scaled
+// under -race.
 func (j *testJob) mustOut(s string, d time.Duration) {
 	j.t.Helper()
+	d = testtimeout.Scale(d)
 	if !j.waitOut(s, d) {
 		j.t.Fatalf("stdout has no %q within %v\nstdout: %s\nstderr: %s\nevents: %v", s, d, j.out.text(), j.errOut.text(), j.events())
 	}

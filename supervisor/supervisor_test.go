@@ -815,7 +815,7 @@ func TestStopWideTree(t *testing.T) {
 	t.Parallel()
 	j := startJob(t, Config{Command: `bash "$TESTDATA/wide-tree.sh"`})
 	j.mustOut("READY", 30*time.Second)
-	if !testkit.Poll(10*time.Second, func() bool { return len(testkit.Marked(j.session)) >= 640 }) {
+	if !testkit.Poll(testtimeout.Scale(10*time.Second), func() bool { return len(testkit.Marked(j.session)) >= 640 }) {
 		t.Fatalf("only %d processes started", len(testkit.Marked(j.session)))
 	}
 	// Reaping 650 processes takes the race-built supervisor longer.
