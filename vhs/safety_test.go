@@ -73,7 +73,10 @@ type termWatch struct {
 // program's input, as a real terminal would). It holds the screen lock, so
 // no output is being parsed while handlers change.
 func watch(term *Term) *termWatch {
-	w := &termWatch{modes: map[ansi.Mode]bool{}, counts: map[string]int{}}
+	// Autowrap starts set (x/vt's default, as in xterm), so that the
+	// renderer's own ?7l … ?7h around a frame's bottom-right cell leaves
+	// it as it was; a job's lone ?7l would still show as a change.
+	w := &termWatch{modes: map[ansi.Mode]bool{ansi.ModeAutoWrap: true}, counts: map[string]int{}}
 	term.screenMu.Lock()
 	defer term.screenMu.Unlock()
 	e := term.emu
