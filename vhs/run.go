@@ -14,6 +14,7 @@ import (
 	"strings"
 	"time"
 
+	uv "github.com/charmbracelet/ultraviolet"
 	"github.com/charmbracelet/vhs/parser"
 	"github.com/charmbracelet/vhs/token"
 
@@ -86,6 +87,9 @@ type Snapshot struct {
 	Cols, Rows int
 	// Lines holds Rows right-trimmed lines.
 	Lines []string
+	// Cells holds the same screen as Rows rows of Cols cells, with their
+	// colours and attributes, as Picture draws them.
+	Cells [][]uv.Cell
 }
 
 // Run replays the tape: it starts bash in a pty of the tape's cell size
@@ -280,8 +284,9 @@ func (r *replay) step(ctx context.Context, c parser.Command) error {
 			return err
 		}
 		cols, rows := r.term.Size()
-		lines := normalizePort(r.term.Lines(), r.port)
-		r.snaps = append(r.snaps, Snapshot{Tape: r.tp.Name, Name: screenshotName(c.Args), Cols: cols, Rows: rows, Lines: lines})
+		lines, cells := r.term.Shot()
+		lines = normalizePort(lines, r.port)
+		r.snaps = append(r.snaps, Snapshot{Tape: r.tp.Name, Name: screenshotName(c.Args), Cols: cols, Rows: rows, Lines: lines, Cells: cells})
 	case token.COPY:
 		r.clipboard = c.Args
 	case token.PASTE:
