@@ -204,3 +204,21 @@ func TestMCPCommand(t *testing.T) {
 		}
 	}
 }
+
+// TestGoRunBuild: a binary in go run's temporary build directory is told
+// apart from an installed one.
+func TestGoRunBuild(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct {
+		exe  string
+		want bool
+	}{
+		{filepath.Join(os.TempDir(), "go-build123456", "b001", "exe", "jobdeck"), true},
+		{"/home/me/.local/bin/jobdeck", false},
+		{filepath.Join(os.TempDir(), "tools", "jobdeck"), false},
+	} {
+		if got := goRunBuild(tc.exe); got != tc.want {
+			t.Errorf("goRunBuild(%q) = %v, want %v", tc.exe, got, tc.want)
+		}
+	}
+}

@@ -14,7 +14,6 @@ import (
 	"strings"
 	"time"
 
-	uv "github.com/charmbracelet/ultraviolet"
 	"github.com/charmbracelet/vhs/parser"
 	"github.com/charmbracelet/vhs/token"
 
@@ -77,20 +76,6 @@ var ShellArgv = []string{"bash", "--noprofile", "--norc", "+o", "history"}
 
 // Prompt is the shell's PS1. VHS colours its "> "; the text is the same.
 const Prompt = "> "
-
-// Snapshot is the screen text at one Screenshot step.
-type Snapshot struct {
-	// Tape is the tape's name, Name the screenshot's (file base without
-	// ".png").
-	Tape, Name string
-	// Cols and Rows are the screen size in cells.
-	Cols, Rows int
-	// Lines holds Rows right-trimmed lines.
-	Lines []string
-	// Cells holds the same screen as Rows rows of Cols cells, with their
-	// colours and attributes, as Picture draws them.
-	Cells [][]uv.Cell
-}
 
 // Run replays the tape: it starts bash in a pty of the tape's cell size
 // (Settings.Cells), waits for the first prompt, executes every step and
