@@ -11,6 +11,7 @@
 //	jobdeck --serve                        MCP over stdin/stdout
 //	jobdeck --serve --http 127.0.0.1:PORT  MCP over streamable HTTP, loopback only
 //	jobdeck sessions [stop [DIR|NAME]]     list the live sessions, or stop one
+//	jobdeck mcp [--http [ADDR]]            print how to connect an MCP client to this binary
 //
 // Every jobdeck started in the same worktree joins one session (package
 // session): one jobs core shared by the console and every agent.
@@ -58,6 +59,9 @@ const shutdownMargin = 10 * time.Second
 func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	if len(args) > 0 && args[0] == "sessions" {
 		return runSessions(args[1:], stdout, stderr)
+	}
+	if len(args) > 0 && args[0] == "mcp" {
+		return runMCP(args[1:], stdout, stderr)
 	}
 	cfg, code, ok := parseArgs(args, stdout, stderr)
 	if !ok {
@@ -159,7 +163,8 @@ func parseArgs(args []string, stdout, stderr io.Writer) (cfg config, code int, o
 // usage is -h.
 func usage(fs *flag.FlagSet, stderr io.Writer) {
 	fmt.Fprintf(stderr, "usage: jobdeck [flags] [-f Procfile] [-- 'command' ...]\n"+
-		"       jobdeck sessions [stop [DIR|NAME]]\n\n"+
+		"       jobdeck sessions [stop [DIR|NAME]]\n"+
+		"       jobdeck mcp [--http [ADDR]]   (how to connect an MCP client)\n\n"+
 		"Opens the job console; commands after -- start as jobs at once, and so\n"+
 		"does each `name: command` line of a Procfile given with -f (as a job of\n"+
 		"that name, in the Procfile's directory).\n"+

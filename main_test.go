@@ -6,6 +6,7 @@ import (
 	"os"
 	"testing"
 
+	"github.com/jobdeck/jobdeck/internal/testkit"
 	"github.com/jobdeck/jobdeck/session"
 	"github.com/jobdeck/jobdeck/supervisor"
 )
@@ -29,5 +30,7 @@ func TestMain(m *testing.M) {
 		os.Exit(session.Main())
 	}
 	supervisor.Hygiene()
-	os.Exit(m.Run())
+	code := m.Run()
+	testkit.RemoveBuilds()
+	os.Exit(code)
 }

@@ -14,6 +14,9 @@
 // "m:ss" on both sides (NormalizeGolden); `go test ./vhs -update` rewrites
 // them.
 //
+// TestPictures draws chosen screenshots, with their colours, as the SVG
+// pictures under docs/img/ (Picture), and fails when one is stale.
+//
 // Set Width and Height stay pixels, as in VHS; Settings.Cells maps them to
 // the terminal grid with one rule modelled on real VHS (see README.md).
 //

@@ -8,6 +8,7 @@ import (
 	"regexp"
 	"strings"
 
+	uv "github.com/charmbracelet/ultraviolet"
 	"github.com/jobdeck/jobdeck/internal/testkit"
 )
 
@@ -18,6 +19,20 @@ var ErrGoldenMismatch = testkit.ErrGoldenMismatch
 // ErrGoldenMissing means a screenshot has no golden file yet (create it
 // with go test ./vhs -update).
 var ErrGoldenMissing = testkit.ErrGoldenMissing
+
+// Snapshot is the screen text at one Screenshot step.
+type Snapshot struct {
+	// Tape is the tape's name, Name the screenshot's (file base without
+	// ".png").
+	Tape, Name string
+	// Cols and Rows are the screen size in cells.
+	Cols, Rows int
+	// Lines holds Rows right-trimmed lines.
+	Lines []string
+	// Cells holds the same screen as Rows rows of Cols cells, with their
+	// colours and attributes, as Picture draws them.
+	Cells [][]uv.Cell
+}
 
 // Header is the golden file's first line: tape, screenshot and grid, e.g.
 // "# smoke.tape: colors.png at 80x24 cells".

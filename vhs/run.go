@@ -77,17 +77,6 @@ var ShellArgv = []string{"bash", "--noprofile", "--norc", "+o", "history"}
 // Prompt is the shell's PS1. VHS colours its "> "; the text is the same.
 const Prompt = "> "
 
-// Snapshot is the screen text at one Screenshot step.
-type Snapshot struct {
-	// Tape is the tape's name, Name the screenshot's (file base without
-	// ".png").
-	Tape, Name string
-	// Cols and Rows are the screen size in cells.
-	Cols, Rows int
-	// Lines holds Rows right-trimmed lines.
-	Lines []string
-}
-
 // Run replays the tape: it starts bash in a pty of the tape's cell size
 // (Settings.Cells), waits for the first prompt, executes every step and
 // returns one Snapshot per Screenshot step, in order. At the end it ends the
@@ -280,8 +269,9 @@ func (r *replay) step(ctx context.Context, c parser.Command) error {
 			return err
 		}
 		cols, rows := r.term.Size()
-		lines := normalizePort(r.term.Lines(), r.port)
-		r.snaps = append(r.snaps, Snapshot{Tape: r.tp.Name, Name: screenshotName(c.Args), Cols: cols, Rows: rows, Lines: lines})
+		lines, cells := r.term.Shot()
+		lines = normalizePort(lines, r.port)
+		r.snaps = append(r.snaps, Snapshot{Tape: r.tp.Name, Name: screenshotName(c.Args), Cols: cols, Rows: rows, Lines: lines, Cells: cells})
 	case token.COPY:
 		r.clipboard = c.Args
 	case token.PASTE:

@@ -198,6 +198,24 @@ func (t *Term) linesLocked() []string {
 	return lines
 }
 
+// Shot returns Lines and, read at the same instant, the screen's cells
+// (copies, safe to keep: Rows rows of Cols cells each; a cell the emulator
+// has no content for is the zero Cell, a blank).
+func (t *Term) Shot() (lines []string, cells [][]uv.Cell) {
+	t.screenMu.RLock()
+	defer t.screenMu.RUnlock()
+	cells = make([][]uv.Cell, t.rows)
+	for y := range cells {
+		cells[y] = make([]uv.Cell, t.cols)
+		for x := range cells[y] {
+			if c := t.emu.CellAt(x, y); c != nil {
+				cells[y][x] = *c
+			}
+		}
+	}
+	return t.linesLocked(), cells
+}
+
 // Screen returns Lines joined by "\n", as VHS's Wait+Screen sees it.
 func (t *Term) Screen() string { return strings.Join(t.Lines(), "\n") }
 
