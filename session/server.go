@@ -52,6 +52,11 @@ type server struct {
 	lnMu sync.Mutex
 	ln   *net.UnixListener
 
+	// infoMu orders the writes of the info file: each takes its snapshot
+	// and writes it while holding it, so the last write is of the newest
+	// state, and no two writers share the temporary file.
+	infoMu sync.Mutex
+
 	mu      sync.Mutex
 	phase   phase
 	clients map[int]*client // attached clients and control clients
