@@ -76,3 +76,37 @@ func TestInfoFileFullDiskLeavesNoTemp(t *testing.T) {
 		t.Fatalf("a failed write left %v", left)
 	}
 }
+
+// A session that ends cleanly (its jobs stopped, only routine lines
+// logged) removes its log; one that logged something worth reading (here
+// that it re-created its removed socket) keeps it.
+func TestCleanEndRemovesLog(t *testing.T) {
+	t.Parallel()
+	for _, notable := range []bool{false, true} {
+		w := newWorld(t)
+		a, _ := w.agent("agent", "--linger", "0s", "--grace", "1s")
+		w.call(a, "background", map[string]any{"command": w.job("sleep 300")}, false)
+		key := Target{Worktree: w.wt}.Key()
+		logPath := filepath.Join(w.sdir, key+".log")
+		if _, err := os.Stat(logPath); err != nil {
+			t.Fatalf("a live session has no log: %v", err)
+		}
+		if notable {
+			sock := filepath.Join(w.sdir, key+".sock")
+			_ = os.Remove(sock)
+			waitFor(t, 10*time.Second, "the session to re-create its socket", func() bool {
+				_, err := os.Stat(sock)
+				return err == nil
+			})
+		}
+		a.Close()
+		w.noLeftovers(15 * time.Second)
+		_, err := os.Stat(logPath)
+		switch {
+		case !notable && !errors.Is(err, os.ErrNotExist):
+			t.Errorf("a session that ended cleanly left its log %s (%v)", logPath, err)
+		case notable && err != nil:
+			t.Errorf("a session that logged a warning removed its log: %v", err)
+		}
+	}
+}
