@@ -13,16 +13,18 @@ import (
 	"strings"
 	"time"
 
+	"github.com/jobdeck/jobdeck/model"
 	"github.com/jobdeck/jobdeck/session"
 )
 
-// runSessions is `jobdeck sessions` (list the user's live sessions) and
-// `jobdeck sessions stop <worktree|name>` (stop one and its jobs).
+// runSessions is `jobdeck sessions` or `jobdeck sessions list` (list the
+// user's live sessions) and `jobdeck sessions stop <worktree|name>` (stop
+// one and its jobs).
 func runSessions(args []string, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("jobdeck sessions", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	fs.Usage = func() {
-		fmt.Fprint(stderr, "usage: jobdeck sessions              list your live sessions\n"+
+		fmt.Fprint(stderr, "usage: jobdeck sessions [list]       list your live sessions\n"+
 			"       jobdeck sessions stop [DIR|NAME] stop a session and every job in it (default: this worktree's)\n"+
 			"       jobdeck sessions stop --session NAME  stop the session named NAME\n")
 	}
@@ -47,11 +49,17 @@ func runSessions(args []string, stdout, stderr io.Writer) int {
 			}
 			return 2
 		}
-		if sfs.NArg() > 1 || (*name != "" && sfs.NArg() > 0) {
+		named := false
+		sfs.Visit(func(f *flag.Flag) { named = named || f.Name == "session" })
+		if sfs.NArg() == 1 && sfs.Arg(0) == "" {
+			fmt.Fprintln(stderr, "jobdeck sessions stop: the directory or name is empty: give a worktree directory or a session name, or nothing for this worktree's session")
+			return 2
+		}
+		if sfs.NArg() > 1 || (named && sfs.NArg() > 0) {
 			fmt.Fprintln(stderr, "jobdeck sessions stop takes one worktree directory or session name (or --session NAME)")
 			return 2
 		}
-		if *name != "" {
+		if named {
 			if err := session.CheckName(*name); err != nil {
 				fmt.Fprintf(stderr, "jobdeck: %v\n", err)
 				return 2
@@ -65,7 +73,7 @@ func runSessions(args []string, stdout, stderr io.Writer) int {
 		}
 		return stopTargets(ctx, targets, stdout, stderr)
 	}
-	fmt.Fprintf(stderr, "jobdeck sessions: unknown subcommand %q; try `jobdeck sessions` or `jobdeck sessions stop DIR`\n", fs.Arg(0))
+	fmt.Fprintf(stderr, "jobdeck sessions: unknown subcommand %q; try `jobdeck sessions list` or `jobdeck sessions stop DIR`\n", shownArg(fs.Arg(0)))
 	return 2
 }
 
@@ -129,7 +137,7 @@ func stopTargets(ctx context.Context, targets []session.Target, stdout, stderr i
 	}
 	names := make([]string, len(targets))
 	for i, t := range targets {
-		names[i] = t.Phrase()
+		names[i] = shownArg(t.Phrase())
 	}
 	fmt.Fprintf(stderr, "jobdeck: no live session: not %s (`jobdeck sessions` lists them)\n", strings.Join(names, ", nor "))
 	return 1
@@ -165,13 +173,21 @@ func stopCandidates(ctx context.Context, arg string) ([]session.Target, error) {
 		out = append(out, session.Target{Name: arg})
 	}
 	if len(out) == 0 {
-		return nil, fmt.Errorf("%q is neither a directory nor a session name (letters, digits, '.', '_' or '-'): give the worktree's directory or the session's name", arg)
+		return nil, fmt.Errorf("%q is neither a directory nor a session name (letters, digits, '.', '_' or '-'): give the worktree's directory or the session's name", shownArg(arg))
 	}
 	if live := liveKeys(ctx, out); len(out) == 2 && live[out[0].Key()] && live[out[1].Key()] {
 		return nil, fmt.Errorf("%q means two live sessions, %s (the directory here) and %s: write ./%s for the first, or jobdeck sessions stop --session %s for the second", arg, out[0].Phrase(), out[1].Phrase(), arg, arg)
 	}
 	return out, nil
 }
+
+// maxShownArg is how many characters of a command-line argument a message
+// shows (model.OneLine cuts the rest with "…").
+const maxShownArg = 80
+
+// shownArg is an argument (or a phrase made of one) as a message shows
+// it: on one line, at most maxShownArg characters.
+func shownArg(s string) string { return model.OneLine(s, maxShownArg) }
 
 // liveKeys are the keys of the user's live sessions, listed once, when
 // targets may mean two (none when they cannot be listed).

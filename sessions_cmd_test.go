@@ -102,3 +102,37 @@ func TestSessionsStop(t *testing.T) {
 		t.Errorf("sessions stop r1 with the directory's alone live: exit %d, %s", code, out)
 	}
 }
+
+// `jobdeck sessions stop ”` is refused, not read as this directory; a
+// 5,000-character argument is cut in every message it appears in; `jobdeck
+// sessions list` lists, and the usage says so.
+func TestSessionsArguments(t *testing.T) {
+	t.Parallel()
+	w := sessionsWorld{t: t, env: testSessionDir(t)}
+	dir := t.TempDir()
+	if code, out := w.jobdeck(dir, "sessions", "stop", ""); code != 2 || !strings.Contains(out, "empty") {
+		t.Errorf("sessions stop '': exit %d, %q; want exit 2 saying the argument is empty", code, out)
+	}
+	if code, out := w.jobdeck(dir, "sessions", "stop", "--session", ""); code != 2 || !strings.Contains(out, "bad session name") {
+		t.Errorf("sessions stop --session '': exit %d, %q; want exit 2, a bad name", code, out)
+	}
+	long := strings.Repeat("a", 5000)
+	for _, args := range [][]string{
+		{"sessions", "stop", long},
+		{"sessions", "stop", "/gone/" + long},
+		{"sessions", "stop", "a b" + long},
+		{"sessions", "stop", "--session", long},
+		{"sessions", long},
+	} {
+		code, out := w.jobdeck(dir, args...)
+		if code == 0 || len(out) > 400 || !strings.Contains(out, "…") {
+			t.Errorf("jobdeck %s (5,000 characters): exit %d, %d bytes of output; want an error that cuts it:\n%.300s", args[len(args)-2], code, len(out), out)
+		}
+	}
+	if code, out := w.jobdeck(dir, "sessions", "list"); code != 0 || !strings.Contains(out, "no live sessions") {
+		t.Errorf("sessions list: exit %d, %q", code, out)
+	}
+	if _, out := w.jobdeck(dir, "sessions", "--help"); !strings.Contains(out, "sessions [list]") {
+		t.Errorf("the usage of jobdeck sessions does not name list:\n%s", out)
+	}
+}

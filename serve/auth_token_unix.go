@@ -56,7 +56,7 @@ func checkOwn(fd int, path string, kind, perm uint32, fix string) error {
 	case mode&unix.S_IFMT != kind:
 		return fmt.Errorf("%s: %w: it is not a regular %s; remove it", path, ErrUnsafeDir, map[uint32]string{unix.S_IFDIR: "directory", unix.S_IFREG: "file"}[kind])
 	case int(st.Uid) != os.Geteuid():
-		return fmt.Errorf("%s: %w: it belongs to uid %d, not to you (uid %d); remove it or point XDG_RUNTIME_DIR elsewhere", path, ErrUnsafeDir, st.Uid, os.Geteuid())
+		return fmt.Errorf("%s: %w: it belongs to uid %d, not to you (uid %d), and only its owner can remove it: set XDG_RUNTIME_DIR to a directory of your own (jobdeck then uses its jobdeck subdirectory), or give the token in JOBDECK_TOKEN", path, ErrUnsafeDir, st.Uid, os.Geteuid())
 	case mode&0o7777 != perm:
 		return fmt.Errorf("%s: %w: its mode is %04o, it must be %04o: %s", path, ErrUnsafeDir, mode&0o7777, perm, fix)
 	}

@@ -121,7 +121,7 @@ func startHTTP(ctx context.Context, core Core, opts HTTPOptions) (*httpServer, e
 	}
 	ln, err := net.Listen("tcp", opts.Addr)
 	if err != nil {
-		return nil, fmt.Errorf("serve http: %w", err)
+		return nil, listenFailure(opts.Addr, err)
 	}
 	if err := checkLoopback(ln.Addr().String()); err != nil {
 		ln.Close()

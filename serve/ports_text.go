@@ -1,10 +1,16 @@
 package serve
 
 import (
+	"errors"
+	"fmt"
+	"net"
 	"strconv"
 	"strings"
+	"syscall"
+	"time"
 
 	"github.com/jobdeck/jobdeck/model"
+	"github.com/jobdeck/jobdeck/ports"
 )
 
 // portLines are the agent's lines about a job's ports, for its report:
@@ -59,4 +65,20 @@ func conflictLine(c model.PortConflict) string {
 		return line + proc + ", a job of another jobdeck session"
 	}
 	return line + proc
+}
+
+// listenFailure words why the HTTP server could not listen on addr: for
+// an address in use, which port and who holds it (ports.Holders, worded
+// as a job's port conflict is) and what to do; else the error as it is.
+func listenFailure(addr string, err error) error {
+	_, p, _ := net.SplitHostPort(addr)
+	port, perr := strconv.Atoi(p)
+	if !errors.Is(err, syscall.EADDRINUSE) || perr != nil || port <= 0 {
+		return fmt.Errorf("serve http: %w", err)
+	}
+	c := model.PortConflict{Port: port, At: time.Now()}
+	if hs, _ := ports.Holders(port); len(hs) > 0 {
+		c.Holder = &hs[0]
+	}
+	return fmt.Errorf("serve http on %s: %s; give --http another port, or stop what holds it", addr, conflictLine(c))
 }

@@ -58,6 +58,12 @@ func defaultDir() string {
 	return filepath.Join(os.TempDir(), "jobdeck-"+strconv.Itoa(os.Geteuid()))
 }
 
+// elsewhere is the advice to keep sessions in another directory: the two
+// variables Dir reads, each naming a directory of the user's own
+// (XDG_RUNTIME_DIR moves the HTTP token's directory too, see
+// serve.HTTPToken).
+const elsewhere = "set XDG_RUNTIME_DIR to a directory of your own (jobdeck then uses its jobdeck subdirectory, for sessions and the HTTP token), or " + EnvDir + " to one for sessions alone (jobdeck makes it, mode 0700; e.g. " + EnvDir + "=$HOME/.jobdeck-sessions)"
+
 // checkDir refuses a session directory that another user could reach or
 // replace: it must not be a symbolic link, must be a directory owned by
 // uid, and must have mode 0700 (tmux refuses the same things; another user
@@ -67,15 +73,18 @@ func checkDir(dir string, uid int) error {
 	if err != nil {
 		return fmt.Errorf("session directory %s: %w", dir, err)
 	}
-	fix := fmt.Sprintf("remove it (jobdeck makes a new one) or set %s to a directory of your own", EnvDir)
+	if owner, ok := fileOwner(st); ok && owner != uid {
+		// Made by another user (first, in a shared /tmp): only its owner
+		// can remove it from a sticky directory, so the way out is a
+		// directory elsewhere.
+		return fmt.Errorf("%w: %s belongs to uid %d, not to you (uid %d), and only its owner can remove it: %s", ErrUnsafeDir, dir, owner, uid, elsewhere)
+	}
+	fix := "remove it (jobdeck makes a new one), or " + elsewhere
 	switch {
 	case st.Mode()&fs.ModeSymlink != 0:
 		return fmt.Errorf("%w: %s is a symbolic link; jobdeck keeps its sockets only in a real directory of your own: %s", ErrUnsafeDir, dir, fix)
 	case !st.IsDir():
 		return fmt.Errorf("%w: %s is not a directory: %s", ErrUnsafeDir, dir, fix)
-	}
-	if owner, ok := fileOwner(st); ok && owner != uid {
-		return fmt.Errorf("%w: %s belongs to uid %d, not to you (uid %d): %s", ErrUnsafeDir, dir, owner, uid, fix)
 	}
 	if perm := st.Mode().Perm(); perm != dirMode {
 		return fmt.Errorf("%w: %s has mode %04o; it must be 0700 so that no other user can reach your sessions: run chmod 700 %s", ErrUnsafeDir, dir, perm, dir)

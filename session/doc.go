@@ -16,7 +16,8 @@
 // directory), or after a name the user gives (--session NAME). Its files in
 // the directory are <key>.sock (the socket), <key>.lock (held with flock
 // for the session's whole life), <key>.json (what `jobdeck sessions`
-// shows) and <key>.log (the session's own messages).
+// shows) and <key>.log (the session's own messages; removed at a clean
+// end, kept when the jobs did not all stop or a warning was logged).
 //
 // Liveness is the lock, never a file that exists: a client that cannot
 // connect takes the lock; when it gets it, no session is alive, and it

@@ -44,7 +44,7 @@ func CheckName(name string) error {
 		}
 	}
 	if !ok {
-		return fmt.Errorf("%w %q: use 1 to %d letters, digits, '.', '_' or '-' (not starting with '.'), e.g. --session web", ErrBadName, name, maxName)
+		return fmt.Errorf("%w %q: use 1 to %d letters, digits, '.', '_' or '-' (not starting with '.'), e.g. --session web", ErrBadName, model.OneLine(name, 2*maxName), maxName)
 	}
 	return nil
 }

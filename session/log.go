@@ -10,11 +10,15 @@ import (
 // logger writes the session's own messages (to its log file: the session
 // process's stderr), one line each with the time. once says a thing once
 // per key for the session's life, so that a client retrying a refused
-// connection, or a failing accept, cannot fill the log.
+// connection, or a failing accept, cannot fill the log. printf is for the
+// routine lines (started, attached, left, ended); warnf and once mark the
+// log as worth keeping (kept): a session that ends cleanly with an
+// unmarked log removes it (Main).
 type logger struct {
-	mu   sync.Mutex
-	w    io.Writer
-	said map[string]bool
+	mu      sync.Mutex
+	w       io.Writer
+	said    map[string]bool
+	notable bool
 }
 
 func newLogger(w io.Writer) *logger { return &logger{w: w, said: map[string]bool{}} }
@@ -29,6 +33,21 @@ func (l *logger) printf(format string, args ...any) {
 	fmt.Fprintf(l.w, "%s jobdeck session: %s\n", time.Now().Format("2006-01-02 15:04:05.000"), fmt.Sprintf(format, args...))
 }
 
+// warnf writes a line worth keeping the log for.
+func (l *logger) warnf(format string, args ...any) {
+	l.mu.Lock()
+	l.notable = true
+	l.mu.Unlock()
+	l.printf(format, args...)
+}
+
+// kept reports whether a line worth keeping the log for was written.
+func (l *logger) kept() bool {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.notable
+}
+
 func (l *logger) once(key, format string, args ...any) {
 	l.mu.Lock()
 	if l.said[key] || len(l.said) >= maxOnceKeys {
@@ -36,6 +55,7 @@ func (l *logger) once(key, format string, args ...any) {
 		return
 	}
 	l.said[key] = true
+	l.notable = true
 	l.mu.Unlock()
 	l.printf(format, args...)
 }

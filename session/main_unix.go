@@ -54,12 +54,19 @@ func Main() int {
 	}
 	srv.log.printf("started for %s (pid %d, version %s, protocol %d)", cfg.Target.Label(), srv.pid, Version(), Protocol)
 	if hostErr != nil {
-		srv.log.printf("%v", hostErr)
+		srv.log.warnf("%v", hostErr)
 	}
 	fmt.Fprintln(ready, "ok")
 	ready.Close()
 	code := srv.run(sigs)
 	srv.log.printf("ended")
+	// A clean end (every job stopped, nothing but routine lines logged)
+	// leaves no log; any other keeps it for the user to read. Removed
+	// while the lock is held: the next session's log is opened only by
+	// the client that takes the lock after us.
+	if code == 0 && !srv.log.kept() {
+		_ = os.Remove(cfg.path(".log"))
+	}
 	// Leave no lock file behind: removed while still held, so a client
 	// that opened it meanwhile sees that its lock guards a removed file
 	// (lockIsPath) and takes the new one.

@@ -189,6 +189,8 @@ func (s *server) info() Info {
 // writeEnding marks the info file as ending (Info.Ending), for `jobdeck
 // sessions` while the jobs stop; Main removes the file at the very end.
 func (s *server) writeEnding() {
+	s.infoMu.Lock()
+	defer s.infoMu.Unlock()
 	info := s.info()
 	info.Ending = true
 	_ = s.writeInfoFile(info)
@@ -196,8 +198,11 @@ func (s *server) writeEnding() {
 
 // writeInfo writes the session's info file (<key>.json, 0600) by rename,
 // so a reader never sees half of it. It is for people and `jobdeck
-// sessions`; liveness is the lock.
+// sessions`; liveness is the lock. The snapshot is taken under infoMu, so
+// of two changes at once the later write holds both.
 func (s *server) writeInfo() error {
+	s.infoMu.Lock()
+	defer s.infoMu.Unlock()
 	s.mu.Lock()
 	ending := s.phase == phaseEnding
 	s.mu.Unlock()
@@ -207,7 +212,8 @@ func (s *server) writeInfo() error {
 	return s.writeInfoFile(s.info())
 }
 
-// writeInfoFile writes info as the session's info file.
+// writeInfoFile writes info as the session's info file; s.infoMu held.
+// On any failure (a full disk, for one) it removes its temporary file.
 func (s *server) writeInfoFile(info Info) error {
 	b, err := json.MarshalIndent(info, "", "  ")
 	if err != nil {
@@ -215,6 +221,7 @@ func (s *server) writeInfoFile(info Info) error {
 	}
 	tmp := s.cfg.path(fmt.Sprintf(".json.%d.tmp", s.pid))
 	if err := os.WriteFile(tmp, append(b, '\n'), 0o600); err != nil {
+		os.Remove(tmp)
 		return fmt.Errorf("write the session info: %w", err)
 	}
 	if err := os.Rename(tmp, s.cfg.path(".json")); err != nil {

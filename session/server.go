@@ -52,6 +52,11 @@ type server struct {
 	lnMu sync.Mutex
 	ln   *net.UnixListener
 
+	// infoMu orders the writes of the info file: each takes its snapshot
+	// and writes it while holding it, so the last write is of the newest
+	// state, and no two writers share the temporary file.
+	infoMu sync.Mutex
+
 	mu      sync.Mutex
 	phase   phase
 	clients map[int]*client // attached clients and control clients
@@ -185,7 +190,7 @@ func (s *server) shutdown() int {
 	defer cancel()
 	code := 0
 	if err := s.table.Close(ctx); err != nil {
-		s.log.printf("stopping jobs: %v", err)
+		s.log.warnf("stopping jobs: %v", err)
 		code = 1
 	}
 	waitGroup(&s.conns, 2*time.Second)
@@ -257,7 +262,7 @@ func (s *server) acceptLoop(ln *net.UnixListener) {
 // client. The panic and its stack go to the session's log.
 func (s *server) survive(c net.Conn) {
 	if p := recover(); p != nil {
-		s.log.printf("a connection's handler panicked (a jobdeck bug; the connection is closed, the session goes on): %v\n%s", p, debug.Stack())
+		s.log.warnf("a connection's handler panicked (a jobdeck bug; the connection is closed, the session goes on): %v\n%s", p, debug.Stack())
 		c.Close()
 	}
 }
@@ -342,7 +347,7 @@ func (s *server) handle(c *net.UnixConn) {
 	conn := &serverConn{c: c, r: br, hello: hello, client: cl, ctx: ctx}
 	s.setClose(cl, func() { cancel(); c.Close() })
 	if err := serveFn(ctx, conn); err != nil && !errors.Is(err, context.Canceled) {
-		s.log.printf("client %d (%s): %v", cl.info.ID, cl.info.Name, err)
+		s.log.warnf("client %d (%s): %v", cl.info.ID, cl.info.Name, err)
 	}
 }
 

@@ -50,7 +50,7 @@ func (s *server) watchSocket() {
 		s.ln = ln
 		s.lnMu.Unlock()
 		old.Close()
-		s.log.printf("re-created the removed socket %s", path)
+		s.log.warnf("re-created the removed socket %s", path)
 		ino = inode(path)
 		go s.acceptLoop(ln)
 	}

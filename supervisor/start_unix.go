@@ -106,25 +106,25 @@ func openFiles(c Config, owned *fileSet) (*jobFiles, error) {
 	var f jobFiles
 	var err error
 	if f.ctlR, f.ctlW, err = os.Pipe(); err != nil {
-		return nil, startErr(ErrSupervisor, fmt.Sprintf("create the control pipe: %v", err))
+		return nil, startErr(ErrSupervisor, startFailure("create the control pipe", err, ""))
 	}
 	owned.add(f.ctlR, f.ctlW)
 	if f.evR, f.evW, err = os.Pipe(); err != nil {
-		return nil, startErr(ErrSupervisor, fmt.Sprintf("create the event pipe: %v", err))
+		return nil, startErr(ErrSupervisor, startFailure("create the event pipe", err, ""))
 	}
 	owned.add(f.evR, f.evW)
 	if c.TTY {
 		f.outR, f.outW, f.notes, err = openPty(c.Rows, c.Cols, owned)
 		if err != nil {
-			return nil, startErr(ErrSupervisor, fmt.Sprintf("open a pty for the job's output: %v (set TTY off to use a pipe)", err))
+			return nil, startErr(ErrSupervisor, startFailure("open a pty for the job's output", err, "set TTY off to use a pipe"))
 		}
 	} else {
 		if f.outR, f.outW, err = outputPipe(owned); err != nil {
-			return nil, startErr(ErrSupervisor, fmt.Sprintf("create the stdout pipe: %v", err))
+			return nil, startErr(ErrSupervisor, startFailure("create the stdout pipe", err, ""))
 		}
 	}
 	if f.errR, f.errW, err = outputPipe(owned); err != nil {
-		return nil, startErr(ErrSupervisor, fmt.Sprintf("create the stderr pipe: %v", err))
+		return nil, startErr(ErrSupervisor, startFailure("create the stderr pipe", err, ""))
 	}
 	return &f, nil
 }
@@ -156,7 +156,7 @@ func spawnSupervisor(c Config, f *jobFiles) (*os.Process, *exitWaiter, error) {
 	pidfd := -1
 	supervisorPidfd(cmd.SysProcAttr, &pidfd)
 	if err := cmd.Start(); err != nil {
-		return nil, nil, startErr(ErrSupervisor, fmt.Sprintf("start the supervisor %s: %v", c.Exe, err))
+		return nil, nil, startErr(ErrSupervisor, startFailure("start the supervisor "+c.Exe, err, ""))
 	}
 	return cmd.Process, newExitWaiter(cmd.Process, pidfd), nil
 }

@@ -29,22 +29,36 @@ const (
 	argJob             // a job ID or name
 )
 
-// paletteCommand is one command of the palette.
+// paletteCommand is one command of the palette. short is the short form
+// the palette also accepts ("kill" for job-kill, the word the footer's
+// keys use); "" when there is none.
 type paletteCommand struct {
-	name, usage, help string
-	arg               argKind
+	name, short, usage, help string
+	arg                      argKind
 }
 
 // paletteCommands are the palette's commands, in the order help and
 // completion list them.
 var paletteCommands = []paletteCommand{
-	{"background", "/background [--name NAME] <command>", "start a command as a job (named, with --name or -n)", argCommand},
-	{"job-kill", "/job-kill <id|name>", "stop a job and everything it started", argJob},
-	{"job-status", "/job-status <id|name>", "show a job's full report", argJob},
-	{"job-restart", "/job-restart <id|name>", "stop a job and start its command again", argJob},
-	{"clear", "/clear", "remove every finished job from the list", argNone},
-	{"help", "/help", "show keys and commands", argNone},
-	{"quit", "/quit", "quit (asks first when jobs run)", argNone},
+	{"background", "", "/background [--name NAME] <command>", "start a command as a job (named, with --name or -n)", argCommand},
+	{"job-kill", "kill", "/job-kill <id|name>", "stop a job and everything it started (short: kill)", argJob},
+	{"job-status", "status", "/job-status <id|name>", "show a job's full report (short: status)", argJob},
+	{"job-restart", "restart", "/job-restart <id|name>", "stop a job and start its command again (short: restart)", argJob},
+	{"clear", "", "/clear", "remove every finished job from the list", argNone},
+	{"help", "", "/help", "show keys and commands", argNone},
+	{"quit", "", "/quit", "quit (asks first when jobs run)", argNone},
+}
+
+// lookupCommand finds the palette command a typed name means: its name or
+// its short form, case-insensitive.
+func lookupCommand(name string) (paletteCommand, bool) {
+	i := slices.IndexFunc(paletteCommands, func(c paletteCommand) bool {
+		return strings.EqualFold(c.name, name) || c.short != "" && strings.EqualFold(c.short, name)
+	})
+	if i < 0 {
+		return paletteCommand{}, false
+	}
+	return paletteCommands[i], true
 }
 
 // parsedCommand is a palette line taken apart.
@@ -64,11 +78,10 @@ func parseCommand(line string) (parsedCommand, error) {
 	}
 	name, arg, _ := strings.Cut(body, " ")
 	arg = strings.TrimSpace(arg)
-	i := slices.IndexFunc(paletteCommands, func(c paletteCommand) bool { return strings.EqualFold(c.name, name) })
-	if i < 0 {
-		return parsedCommand{}, fmt.Errorf("%w %q: try /background, /job-kill, /job-status, /job-restart, /clear, /help or /quit", ErrUnknownCommand, name)
+	c, ok := lookupCommand(name)
+	if !ok {
+		return parsedCommand{}, fmt.Errorf("%w %q: try /background, /job-kill (kill), /job-status (status), /job-restart (restart), /clear, /help or /quit", ErrUnknownCommand, model.OneLine(name, 40))
 	}
-	c := paletteCommands[i]
 	if c.arg != argNone && arg == "" {
 		what := "a job ID or name"
 		if c.arg == argCommand {
@@ -160,23 +173,28 @@ func quotedName(name string) error {
 }
 
 // completions returns what Tab can complete the palette line to: command
-// names while the first word is typed, then job IDs and names for the
-// commands that take a job. prefix is the part of line the candidates
+// names (and short forms) while the first word is typed, then job IDs and
+// names for the commands that take a job. prefix is the part of line the candidates
 // replace the rest of.
 func completions(line string, jobs []model.Snapshot) (prefix string, cands []string, isCommand bool) {
 	lead := len(line) - len(strings.TrimLeft(line, "/:"))
 	body := line[lead:]
 	name, arg, hasArg := strings.Cut(body, " ")
 	if !hasArg {
+		low := strings.ToLower(name)
 		for _, c := range paletteCommands {
-			if strings.HasPrefix(c.name, strings.ToLower(name)) {
+			if strings.HasPrefix(c.name, low) {
 				cands = append(cands, c.name)
+			}
+		}
+		for _, c := range paletteCommands {
+			if c.short != "" && low != "" && strings.HasPrefix(c.short, low) {
+				cands = append(cands, c.short)
 			}
 		}
 		return line[:lead], cands, true
 	}
-	i := slices.IndexFunc(paletteCommands, func(c paletteCommand) bool { return strings.EqualFold(c.name, name) })
-	if i < 0 || paletteCommands[i].arg != argJob {
+	if c, ok := lookupCommand(name); !ok || c.arg != argJob {
 		return "", nil, false
 	}
 	arg = strings.TrimLeft(arg, " ")

@@ -222,12 +222,10 @@ func (p *palette) hint() string {
 	}
 	body := strings.TrimLeft(p.value(), "/:")
 	name, _, _ := strings.Cut(body, " ")
-	for _, c := range paletteCommands {
-		if strings.EqualFold(c.name, name) {
-			return c.usage + " · " + c.help
-		}
+	if c, ok := lookupCommand(name); ok {
+		return c.usage + " · " + c.help
 	}
-	return "background <command> · job-kill, job-restart, job-status <id|name> · clear · help · quit · Tab completes · Esc closes"
+	return "background <command> · job-kill, job-restart, job-status <id|name> (kill, restart, status) · clear · help · quit · Tab completes · Esc closes"
 }
 
 // note returns the rows under the input, w cells wide: the error,
