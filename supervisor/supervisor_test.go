@@ -505,7 +505,9 @@ func TestLeaderExitsBackgroundHoldsOutput(t *testing.T) {
 			if ev.Exit != (model.Exit{}) || ev.Remaining != 1 {
 				t.Errorf("exit event %+v, want exited 0 with 1 remaining", ev)
 			}
-			if d := ev.Time.Sub(j.started); d > 2*time.Second {
+			// Remaining 1 already shows the status came before the tree's
+			// end; the bound is coarse (a loaded machine took 3.5 s).
+			if d := ev.Time.Sub(j.started); d > testtimeout.Scale(5*time.Second) {
 				t.Errorf("exit reported %v after start", d)
 			}
 			ticks := strings.Count(j.out.text(), "tick")
