@@ -95,11 +95,7 @@ func (t *Table) beginRerun(j *job) error {
 	case j.rerun.busy:
 		return fmt.Errorf("%w: job %s is being restarted already; its new run comes when the stop ends", ErrRunning, s.Label())
 	case s.Stop != nil && s.Live():
-		by := ""
-		if s.Stop.By != "" {
-			by = " (asked by " + model.OneLine(s.Stop.By, 0) + ")"
-		}
-		return fmt.Errorf("%w: job %s is being stopped%s: restart it once it ended", ErrRunning, s.Label(), by)
+		return fmt.Errorf("%w: job %s is being stopped%s: restart it once it ended", ErrRunning, s.Label(), model.AskedBy(s.Stop.By))
 	}
 	j.rerun.busy = true
 	return nil

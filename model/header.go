@@ -43,15 +43,32 @@ func (s Snapshot) Status() string {
 // The command is shown on one line, control characters replaced, and cut
 // to MaxHeaderCommand characters.
 func (s Snapshot) Header(now time.Time) string {
+	return s.HeaderWith(now, "", MaxHeaderCommand)
+}
+
+// NoCommand, as HeaderWith's cmdMax, leaves the command out.
+const NoCommand = -1
+
+// HeaderWith is the header every edge shows, with what an edge adds:
+// tag after the label ("job 0 (web) :5173 running 1:15 npm run dev"; ""
+// for none) and the command cut to cmdMax characters (0: whole;
+// NoCommand: left out, "job 3 (web) exited 1 0:14").
+func (s Snapshot) HeaderWith(now time.Time, tag string, cmdMax int) string {
 	var b strings.Builder
 	b.WriteString("job ")
 	b.WriteString(s.Label())
+	if tag != "" {
+		b.WriteByte(' ')
+		b.WriteString(tag)
+	}
 	b.WriteByte(' ')
 	b.WriteString(s.Status())
 	b.WriteByte(' ')
 	b.WriteString(FormatElapsed(s.Elapsed(now)))
-	b.WriteByte(' ')
-	b.WriteString(OneLine(s.Command, MaxHeaderCommand))
+	if cmdMax != NoCommand {
+		b.WriteByte(' ')
+		b.WriteString(OneLine(s.Command, cmdMax))
+	}
 	return b.String()
 }
 

@@ -39,3 +39,28 @@ func TestFormatElapsed(t *testing.T) {
 		}
 	}
 }
+
+// TestHeaderWith: an edge's tag after the label, the command cut or left
+// out.
+func TestHeaderWith(t *testing.T) {
+	t0 := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
+	s := Snapshot{ID: 3, Name: "web", State: StateRunning, Started: t0, Command: "npm run dev"}
+	now := t0.Add(75 * time.Second)
+	for _, c := range []struct {
+		tag  string
+		max  int
+		want string
+	}{
+		{"", MaxHeaderCommand, "job 3 (web) running 1:15 npm run dev"},
+		{":5173", MaxHeaderCommand, "job 3 (web) :5173 running 1:15 npm run dev"},
+		{"", 3, "job 3 (web) running 1:15 npm…"},
+		{"", NoCommand, "job 3 (web) running 1:15"},
+	} {
+		if got := s.HeaderWith(now, c.tag, c.max); got != c.want {
+			t.Errorf("HeaderWith(%q, %d) = %q, want %q", c.tag, c.max, got, c.want)
+		}
+	}
+	if s.Header(now) != s.HeaderWith(now, "", MaxHeaderCommand) {
+		t.Error("Header is not HeaderWith without a tag")
+	}
+}

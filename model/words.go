@@ -8,6 +8,8 @@ import (
 
 // The words both edges (the agent's results and the console) give the
 // same facts, beside Header: one renderer per fact (ARCHITECTURE.md §3).
+// The sentences that quote what a job or a user named (and so need
+// sanitising) are in package words.
 
 // Count returns "1 process", "3 processes".
 func Count(n int, one, many string) string {
@@ -35,8 +37,8 @@ func ByteSize(n int64) string {
 // ago; SIGKILL follows after the 5s grace", "stopped in 10ms: SIGTERM to
 // 2 processes; no SIGKILL needed", with who cut the grace short
 // (Hastened) and SIGKILL "at once" only when no SIGTERM was sent. by is
-// put after the first word as it is (" (asked by codex)"; the edge
-// decides whom to name).
+// put after the first word as it is (AskedBy; the edge decides whom to
+// name).
 func (st *Stop) Describe(now time.Time, by string) string {
 	term := "SIGTERM to " + Count(st.TermSent, "process", "processes")
 	if st.Done.IsZero() {
@@ -57,4 +59,14 @@ func (st *Stop) Describe(now time.Time, by string) string {
 		return fmt.Sprintf("stopped in %v%s: %s; SIGKILL was needed for %d after the %v grace", took, by, term, st.KillSent, st.Grace)
 	}
 	return fmt.Sprintf("stopped in %v%s: %s; no SIGKILL needed", took, by, term)
+}
+
+// AskedBy is the clause that names who asked for a stop, " (asked by
+// codex)", with who on one line; "" when who is empty. An edge passes
+// who already made plain.
+func AskedBy(who string) string {
+	if who == "" {
+		return ""
+	}
+	return " (asked by " + OneLine(who, 0) + ")"
 }

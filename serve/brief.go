@@ -74,7 +74,7 @@ func noteText(notes []model.Snapshot, now time.Time, maxBytes int) (text string,
 		br := newBrief(s, now, maxShortCommand)
 		bs := jsonSize(br) + 1
 		if i > 0 && (b.Len()+len(line) > maxBytes || js+bs > maxBytes) {
-			fmt.Fprintf(&b, "\n(%s finished too: job_status without id lists them)", count(len(notes)-i, "more job", "more jobs"))
+			fmt.Fprintf(&b, "\n(%s finished too: job_status without id lists them)", model.Count(len(notes)-i, "more job", "more jobs"))
 			return b.String(), briefs
 		}
 		if i > 0 {
@@ -193,7 +193,7 @@ func fitList(head, tail []string, list []model.Snapshot, now time.Time, budget, 
 	}
 	if left > 0 {
 		l.call = call
-		body = append(body, fmt.Sprintf("[… %s not shown (older, finished): %s]", count(left, "job", "jobs"), call))
+		body = append(body, fmt.Sprintf("[… %s not shown (older, finished): %s]", model.Count(left, "job", "jobs"), call))
 	}
 	l.text = strings.Join(append(append(head, body...), tail...), "\n")
 	return l, left == 0

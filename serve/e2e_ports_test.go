@@ -56,7 +56,7 @@ func TestEndToEndPorts(t *testing.T) {
 		})
 	}
 	_, text = ok(t, cs, toolStatus, map[string]any{"id": "web2"})
-	held := regexp.MustCompile(`\nport \d+ already in use \(line \d+\), held by job 0 \(web\): pid \d+ \S+; job_kill \{"id":0\} frees it\n`)
+	held := regexp.MustCompile(`\nport \d+ was already in use \(line \d+\), held by job 0 \(web\): pid \d+ \S+; job_kill \{"id":0\} frees it\n`)
 	if !held.MatchString(text) {
 		t.Fatalf("the failure report should name job 0 (web) as the holder:\n%s", text)
 	}

@@ -26,7 +26,7 @@ func TestRunHTTPPortInUseNamesHolder(t *testing.T) {
 	if err == nil {
 		t.Fatal("RunHTTP on a taken port succeeded")
 	}
-	want := []string{"port " + port + " already in use", "another port"}
+	want := []string{"port " + port + " was already in use", "another port"}
 	if runtime.GOOS == "linux" {
 		want = append(want, fmt.Sprintf("held by pid %d", os.Getpid()))
 	}

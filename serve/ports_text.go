@@ -5,27 +5,24 @@ import (
 	"fmt"
 	"net"
 	"strconv"
-	"strings"
 	"syscall"
 	"time"
 
 	"github.com/jobdeck/jobdeck/model"
 	"github.com/jobdeck/jobdeck/ports"
+	"github.com/jobdeck/jobdeck/words"
 )
 
 // portLines are the agent's lines about a job's ports, for its report:
 // "listening: 127.0.0.1:5173, [::1]:5173" while its tree listens, and for
 // a line that said a port was already in use, which port and who holds it
-// ("port 5173 already in use, held by job 0 (web): pid 4250 node;
-// job_kill {"id":0} frees it"). None when there is nothing to say.
+// (words.Conflict), with the call that frees it when a job of this session
+// does ("port 5173 was already in use, held by job 0 (web): pid 4250
+// node; job_kill {"id":0} frees it"). None when there is nothing to say.
 func portLines(s model.Snapshot) []string {
 	var out []string
-	if len(s.Ports) > 0 {
-		addrs := make([]string, len(s.Ports))
-		for i, p := range s.Ports {
-			addrs[i] = p.String()
-		}
-		out = append(out, "listening: "+strings.Join(addrs, ", "))
+	if l := words.Listening(s.Ports); l != "" {
+		out = append(out, l)
 	}
 	if c := s.PortConflict; c != nil {
 		out = append(out, conflictLine(*c))
@@ -33,38 +30,14 @@ func portLines(s model.Snapshot) []string {
 	return out
 }
 
-// conflictLine words a port conflict for the agent.
+// conflictLine is words.Conflict with, when a job of this session holds
+// the port, the call that frees it: `; job_kill {"id":0} frees it`.
 func conflictLine(c model.PortConflict) string {
-	at := ""
-	if c.Seq > 0 {
-		at = " (line " + strconv.FormatUint(c.Seq, 10) + ")"
+	line := words.Conflict(&c)
+	if h := c.Holder; h != nil && h.Job != nil {
+		line += `; job_kill {"id":` + h.Job.String() + `} frees it`
 	}
-	switch {
-	case c.Port == 0:
-		return "a port was already in use" + at + "; the output does not say which"
-	case c.Holder == nil:
-		return "port " + strconv.Itoa(c.Port) + " already in use" + at + "; nothing listened on it when jobdeck looked: it may be free now"
-	}
-	h := *c.Holder
-	proc := "a process of uid " + strconv.Itoa(h.UID)
-	if h.Socket.PID != 0 {
-		proc = "pid " + strconv.Itoa(h.Socket.PID)
-		if h.Command != "" {
-			proc += " " + plainString(model.OneLine(h.Command, 16))
-		}
-	}
-	line := "port " + strconv.Itoa(c.Port) + " already in use" + at + ", held by "
-	switch {
-	case h.Job != nil:
-		label := h.Job.String()
-		if h.JobName != "" {
-			label += " (" + plainString(model.OneLine(h.JobName, model.MaxNameBytes)) + ")"
-		}
-		return line + "job " + label + ": " + proc + `; job_kill {"id":` + h.Job.String() + `} frees it`
-	case h.OtherSession:
-		return line + proc + ", a job of another jobdeck session"
-	}
-	return line + proc
+	return line
 }
 
 // listenFailure words why the HTTP server could not listen on addr: for

@@ -8,6 +8,7 @@ import (
 
 	"github.com/jobdeck/jobdeck/jobs/sanitize"
 	"github.com/jobdeck/jobdeck/model"
+	"github.com/jobdeck/jobdeck/words"
 )
 
 // A report result is made in two steps: the core selects lines within a
@@ -163,7 +164,7 @@ func (v view) topLines() []string {
 	if s.Owner != "" && s.Owner != v.client {
 		lines = append(lines, "started by "+plainString(model.OneLine(s.Owner, 0)))
 	}
-	if note := stopNote(s.Stop, v.client, v.now, v.found); note != "" {
+	if note := words.StopNote(s.Stop, v.client, v.now, v.found); note != "" {
 		lines = append(lines, note)
 	}
 	if s.RestartOf != nil && v.lead == "" { // a restart's own report leads with it
@@ -172,7 +173,7 @@ func (v view) topLines() []string {
 	if v.rerun != nil {
 		lines = append(lines, fmt.Sprintf(`restarted as job %d (job_status {"id":%d} reads the new run)`, *v.rerun, *v.rerun))
 	}
-	if note := signalNote(s); note != "" {
+	if note := words.SignalNote(s); note != "" {
 		lines = append(lines, note)
 	}
 	if s.Err != "" && s.State != model.StateFailed {
@@ -238,12 +239,12 @@ func (v view) lines(ls []model.Line, partial bool) []shownLine {
 func lineBody(l model.Line) string {
 	var s string
 	if l.Cut > 0 && l.CutAt <= len(l.Text) {
-		s = sanitize.Plain(l.Text[:l.CutAt]) + " [… " + byteSize(l.Cut) + " cut] " + sanitize.Plain(l.Text[l.CutAt:])
+		s = sanitize.Plain(l.Text[:l.CutAt]) + " [… " + model.ByteSize(l.Cut) + " cut] " + sanitize.Plain(l.Text[l.CutAt:])
 	} else {
 		s = sanitize.Plain(l.Text)
 	}
 	if l.Dropped > 0 {
-		s += " [… " + byteSize(l.Dropped) + " cut]"
+		s += " [… " + model.ByteSize(l.Dropped) + " cut]"
 	}
 	return s
 }
@@ -260,7 +261,7 @@ func (v view) trailer(cut pageCut, lines []shownLine) (calls []string, out []str
 	if cut.skipped > 0 {
 		call := v.call(info.From, int(min(cut.skipped, model.MaxStatusLines)))
 		calls = append(calls, call)
-		out = append(out, fmt.Sprintf("[… %s not shown (earlier): %s]", count(int(cut.skipped), one, many), call))
+		out = append(out, fmt.Sprintf("[… %s not shown (earlier): %s]", model.Count(int(cut.skipped), one, many), call))
 	}
 	if cut.more > 0 {
 		// The rest of the range asked for, or past it the next as many.
@@ -276,7 +277,7 @@ func (v view) trailer(cut pageCut, lines []shownLine) (calls []string, out []str
 		}
 		call := v.call(cut.next, max(head, 1))
 		calls = append(calls, call)
-		out = append(out, fmt.Sprintf("[… %s more: %s]", count(int(cut.more), one, many), call))
+		out = append(out, fmt.Sprintf("[… %s more: %s]", model.Count(int(cut.more), one, many), call))
 	}
 	if len(lines) == 0 && len(p.Partial) == 0 && cut.skipped == 0 && v.grep == "" {
 		switch {

@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/jobdeck/jobdeck/model"
+	"github.com/jobdeck/jobdeck/words"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
@@ -35,7 +36,7 @@ func (s *server) restart(ctx context.Context, req *mcp.CallToolRequest, id model
 		if old.ID == id {
 			if wasLive && old.Stop != nil {
 				// The stop this restart made (not one from before it).
-				head += "; the old run " + stopNote(old.Stop, client, now, "")
+				head += "; the old run " + words.StopNote(old.Stop, client, now, "")
 			}
 			// This result says how the old run ended.
 			s.notes.take(s.noteKey(req), nil, old)

@@ -74,12 +74,12 @@ func TestPortLines(t *testing.T) {
 		{model.Snapshot{}, nil},
 		{model.Snapshot{Ports: []model.Port{lp("127.0.0.1", 5173, 9), lp("::1", 5173, 9)}}, []string{"listening: 127.0.0.1:5173, [::1]:5173"}},
 		{model.Snapshot{PortConflict: &model.PortConflict{Port: 5173, Seq: 4, Holder: &model.PortHolder{Socket: lp("127.0.0.1", 5173, 4250), Command: "node", Job: &web, JobName: "web"}}},
-			[]string{`port 5173 already in use (line 4), held by job 0 (web): pid 4250 node; job_kill {"id":0} frees it`}},
+			[]string{`port 5173 was already in use (line 4), held by job 0 (web): pid 4250 node; job_kill {"id":0} frees it`}},
 		{model.Snapshot{PortConflict: &model.PortConflict{Port: 8080, Holder: &model.PortHolder{Socket: lp("::", 8080, 77), Command: "python3", OtherSession: true}}},
-			[]string{"port 8080 already in use, held by pid 77 python3, a job of another jobdeck session"}},
+			[]string{"port 8080 was already in use, held by pid 77 python3, a job of another jobdeck session"}},
 		{model.Snapshot{PortConflict: &model.PortConflict{Port: 80, Holder: &model.PortHolder{Socket: lp("0.0.0.0", 80, 0), UID: 33}}},
-			[]string{"port 80 already in use, held by a process of uid 33"}},
-		{model.Snapshot{PortConflict: &model.PortConflict{Port: 3000}}, []string{"port 3000 already in use; nothing listened on it when jobdeck looked: it may be free now"}},
+			[]string{"port 80 was already in use, held by a process of uid 33"}},
+		{model.Snapshot{PortConflict: &model.PortConflict{Port: 3000}}, []string{"port 3000 was already in use; nothing listened on it when jobdeck looked: it may be free now"}},
 		{model.Snapshot{PortConflict: &model.PortConflict{Seq: 2}}, []string{"a port was already in use (line 2); the output does not say which"}},
 	}
 	for _, c := range cases {

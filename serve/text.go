@@ -37,58 +37,10 @@ const (
 // (the command cut to cmdMax characters); a cmdMax beyond maxShortCommand
 // shows the command of a named job too.
 func header(s model.Snapshot, now time.Time, cmdMax int) string {
-	h := "job " + s.Label() + " " + s.Status() + " " + model.FormatElapsed(s.Elapsed(now))
-	if s.Name == "" || cmdMax > maxShortCommand {
-		h += " " + model.OneLine(s.Command, cmdMax)
+	if s.Name != "" && cmdMax <= maxShortCommand {
+		cmdMax = model.NoCommand
 	}
-	return plainString(h)
-}
-
-// stopNote describes a stop: what was sent, whether SIGKILL was needed,
-// and who asked when it was not client. found, for the report of a stop
-// that found the job already "stopping" or "stopped" (model.Report
-// StopJoined), says so and who asked first, whatever their name: two
-// clients may share one. Empty without a stop.
-func stopNote(st *model.Stop, client string, now time.Time, found string) string {
-	if st == nil {
-		return ""
-	}
-	by := ""
-	if st.By != "" && st.By != client {
-		by = " (asked by " + plainString(model.OneLine(st.By, 0)) + ")"
-	}
-	if found != "" {
-		who := plainString(model.OneLine(st.By, 0))
-		if who == "" {
-			who = "another client"
-		}
-		by = fmt.Sprintf(" (asked first by %s; this stop found it already %s)", who, found)
-	}
-	return st.Describe(now, by)
-}
-
-// signalNote says when the signal that ended the job did not come from
-// jobdeck (the job itself, another process, or for SIGKILL the kernel's
-// OOM killer, said only when the job's cgroup counted its kills:
-// Snapshot.OOMKills). An exit status of 137 or 143 is only how bash
-// reports such a death (or a plain `exit 137`), and is worded as such.
-func signalNote(s model.Snapshot) string {
-	fs, ok := s.ForeignSignal()
-	oom := ""
-	if s.OOMKills > 0 {
-		oom = fmt.Sprintf(": the kernel's OOM killer killed %s of the job (its cgroup's memory.events)", count(s.OOMKills, "process", "processes"))
-	}
-	switch {
-	case !ok:
-		return ""
-	case fs.ViaShell && fs.Signal == 9:
-		return "note: exit status 137 usually means a process died of SIGKILL, not sent by jobdeck" + oom
-	case fs.ViaShell:
-		return fmt.Sprintf("note: exit status %d usually means a process died of %s, not sent by jobdeck", 128+fs.Signal, model.SignalName(fs.Signal))
-	case fs.Signal == 9:
-		return "note: this SIGKILL was not sent by jobdeck" + oom
-	}
-	return "note: this " + model.SignalName(fs.Signal) + " was not sent by jobdeck"
+	return plainString(s.HeaderWith(now, "", cmdMax))
 }
 
 // waitWords are what a wait note needs besides the outcome.
@@ -178,7 +130,7 @@ func grepNote(pattern string, matches int, info model.ReadInfo) string {
 	case info.Hi == info.Lo && info.Lo > 0:
 		where = fmt.Sprintf(" in line %d", info.Lo)
 	}
-	return fmt.Sprintf("grep %s: %s%s", quotePattern(pattern), count(matches, "matching line", "matching lines"), where)
+	return fmt.Sprintf("grep %s: %s%s", quotePattern(pattern), model.Count(matches, "matching line", "matching lines"), where)
 }
 
 // quotePattern quotes a pattern for a note, on one line and cut to
@@ -202,9 +154,3 @@ func jsonString(s string) string {
 func compactSeconds(d time.Duration) string {
 	return strconv.FormatFloat(roundSeconds(d), 'f', -1, 64) + "s"
 }
-
-// count is model.Count: "1 process", "3 processes".
-func count(n int, one, many string) string { return model.Count(n, one, many) }
-
-// byteSize is model.ByteSize: 812 bytes, 34.2 KiB, 47.6 MiB.
-func byteSize(n int64) string { return model.ByteSize(n) }

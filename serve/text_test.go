@@ -120,53 +120,11 @@ func TestRenderBudget(t *testing.T) {
 	}
 }
 
-// TestNotes: the stop, signal and wait notes, in each of their cases.
+// TestNotes: the wait notes, in each of their cases (the stop and
+// signal notes are package words's).
 func TestNotes(t *testing.T) {
 	t.Parallel()
 	now := t0.Add(1500 * time.Millisecond)
-	stops := []struct {
-		st   *model.Stop
-		want string
-	}{
-		{nil, ""},
-		{&model.Stop{At: t0, Grace: 5 * time.Second, TermSent: 1}, "stopping: SIGTERM to 1 process 1.5s ago; SIGKILL follows after the 5s grace"},
-		{&model.Stop{At: t0, TermSent: 0}, "stopping: SIGKILL at once, 1.5s ago"},
-		{&model.Stop{At: t0, Grace: 0, KillSent: 2, Done: t0.Add(10 * time.Millisecond)}, "stopped in 10ms: SIGKILL to 2 processes at once"},
-		{&model.Stop{At: t0, Grace: time.Second, TermSent: 2, Done: t0.Add(10 * time.Millisecond), By: "me"}, "stopped in 10ms: SIGTERM to 2 processes; no SIGKILL needed"},
-		{&model.Stop{At: t0, Grace: time.Second, TermSent: 2, Done: t0.Add(10 * time.Millisecond), By: "jobdeck"}, "stopped in 10ms (asked by jobdeck): SIGTERM to 2 processes; no SIGKILL needed"},
-		// A second client cut the grace short: SIGTERM came first, and
-		// the SIGKILL was theirs (tester 4, item 2: "SIGKILL at once").
-		{&model.Stop{At: t0, Grace: 0, TermSent: 1, KillSent: 3, Done: t0.Add(520 * time.Millisecond), By: "me", Hastened: "agentb"},
-			"stopped in 520ms: SIGTERM to 1 process; agentb cut the grace to 0s; SIGKILL was needed for 3 after the 0s grace"},
-	}
-	for _, c := range stops {
-		if got := stopNote(c.st, "me", now, ""); got != c.want {
-			t.Errorf("stopNote(%+v) = %q, want %q", c.st, got, c.want)
-		}
-	}
-	// A stop that found the job stopping names who asked first, even a
-	// client of the same name.
-	joined := &model.Stop{At: t0, Grace: time.Second, TermSent: 1, Done: t0.Add(time.Second), By: "me"}
-	if got, want := stopNote(joined, "me", now, "stopping"), "stopped in 1s (asked first by me; this stop found it already stopping): SIGTERM to 1 process; no SIGKILL needed"; got != want {
-		t.Errorf("a joined stop: %q, want %q", got, want)
-	}
-	signals := map[model.Exit]string{
-		{Signal: 15}: "note: this SIGTERM was not sent by jobdeck",
-		{Code: 137}:  "note: exit status 137 usually means a process died of SIGKILL, not sent by jobdeck",
-		{Code: 143}:  "note: exit status 143 usually means a process died of SIGTERM, not sent by jobdeck",
-		{Code: 1}:    "",
-	}
-	for e, want := range signals {
-		if got := signalNote(model.Snapshot{Exit: &e}); got != want {
-			t.Errorf("signalNote(%+v) = %q, want %q", e, got, want)
-		}
-	}
-	// The OOM killer is named only when the job's cgroup counted its
-	// kills (tester 2, item 10: it was guessed at every SIGKILL).
-	oom := model.Snapshot{Exit: &model.Exit{Signal: 9}, OOMKills: 2}
-	if got, want := signalNote(oom), "note: this SIGKILL was not sent by jobdeck: the kernel's OOM killer killed 2 processes of the job (its cgroup's memory.events)"; got != want {
-		t.Errorf("an OOM kill: %q, want %q", got, want)
-	}
 	open := &model.Line{Text: []byte("Password: "), Partial: true, Time: t0}
 	waits := []struct {
 		w    model.WaitResult
@@ -185,11 +143,6 @@ func TestNotes(t *testing.T) {
 	for _, c := range waits {
 		if got := waitNote(&c.w, c.ww); got != c.want {
 			t.Errorf("waitNote(%+v) = %q, want %q", c.w, got, c.want)
-		}
-	}
-	for n, want := range map[int64]string{812: "812 bytes", 35021: "34.2 KiB", 50_000_000: "47.7 MiB", 3 << 30: "3.0 GiB"} {
-		if got := byteSize(n); got != want {
-			t.Errorf("byteSize(%d) = %q, want %q", n, got, want)
 		}
 	}
 	if got := renderText(model.Report{Job: model.Snapshot{Command: "x\x1b]0;t\x07", State: model.StateRunning, Started: t0}}, view{}); strings.ContainsRune(got, 0x1b) {

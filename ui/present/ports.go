@@ -8,6 +8,7 @@ import (
 
 	"github.com/jobdeck/jobdeck/jobs/sanitize"
 	"github.com/jobdeck/jobdeck/model"
+	"github.com/jobdeck/jobdeck/words"
 )
 
 // maxPortsTagged is how many ports a tag names before "+N".
@@ -51,68 +52,7 @@ func Label(s model.Snapshot) string {
 // Title is a pane's title: the report header with the ports after the
 // label, "job 0 (web) :5173 running 1:15 npm run dev".
 func Title(s model.Snapshot, now time.Time) string {
-	if len(s.Ports) == 0 {
-		return s.Header(now)
-	}
-	return "job " + Label(s) + " " + s.Status() + " " + model.FormatElapsed(s.Elapsed(now)) + " " + model.OneLine(s.Command, model.MaxHeaderCommand)
-}
-
-// Listening is the /job-status line of a job's listening sockets:
-// "listening: 127.0.0.1:5173, [::]:5173"; "" when it listens on none.
-func Listening(ports []model.Port) string {
-	if len(ports) == 0 {
-		return ""
-	}
-	addrs := make([]string, len(ports))
-	for i, p := range ports {
-		addrs[i] = p.String()
-	}
-	return "listening: " + strings.Join(addrs, ", ")
-}
-
-// Conflict is the /job-status line of a port the job could not bind, and
-// who held it: "port 5173 was already in use (line 12), held by job 0
-// (web): pid 4242 node". "" without a conflict.
-func Conflict(c *model.PortConflict) string {
-	if c == nil {
-		return ""
-	}
-	line := ""
-	if c.Seq > 0 {
-		line = " (line " + strconv.FormatUint(c.Seq, 10) + ")"
-	}
-	if c.Port == 0 {
-		return "a port was already in use" + line + "; the output does not say which"
-	}
-	s := "port " + strconv.Itoa(c.Port) + " was already in use" + line
-	if c.Holder == nil {
-		return s + "; nothing listened on it when jobdeck looked"
-	}
-	return s + ", held by " + Holder(*c.Holder)
-}
-
-// Holder names who holds a port: "job 0 (web): pid 4242 node", "pid 4242
-// node, a job of another jobdeck session", "pid 4242 node", "a process of
-// uid 1001".
-func Holder(h model.PortHolder) string {
-	proc := "a process of uid " + strconv.Itoa(h.UID)
-	if h.Socket.PID != 0 {
-		proc = "pid " + strconv.Itoa(h.Socket.PID)
-		if h.Command != "" {
-			proc += " " + model.OneLine(sanitize.Plain([]byte(h.Command)), 16)
-		}
-	}
-	switch {
-	case h.Job != nil:
-		label := h.Job.String()
-		if h.JobName != "" {
-			label += " (" + model.OneLine(sanitize.Plain([]byte(h.JobName)), model.MaxNameBytes) + ")"
-		}
-		return "job " + label + ": " + proc
-	case h.OtherSession:
-		return proc + ", a job of another jobdeck session"
-	}
-	return proc
+	return s.HeaderWith(now, PortsTag(s.Ports), model.MaxHeaderCommand)
 }
 
 // Details are the /job-status lines that say where and how a job runs:
@@ -166,10 +106,10 @@ func Details(s model.Snapshot, now time.Time) []string {
 		indent := len(l) - len(strings.TrimLeft(l, " \t"))
 		out = append(out, lead+strings.Repeat(" ", indent)+model.OneLine(l, 0))
 	}
-	if l := Listening(s.Ports); l != "" {
+	if l := words.Listening(s.Ports); l != "" {
 		out = append(out, l)
 	}
-	if c := Conflict(s.PortConflict); c != "" {
+	if c := words.Conflict(s.PortConflict); c != "" {
 		out = append(out, c)
 	}
 	return out

@@ -13,8 +13,8 @@ func port(addr string, n, pid int) model.Port {
 	return model.Port{Addr: netip.MustParseAddr(addr), Port: n, PID: pid}
 }
 
-// TestPortsWords: the tag of the list and titles, the title, the
-// listening line and every kind of conflict.
+// TestPortsWords: the tag of the list and titles and the title (the
+// listening line and the conflicts are package words's).
 func TestPortsWords(t *testing.T) {
 	t.Parallel()
 	web := model.Snapshot{ID: 0, Name: "web", Command: "npm run dev", State: model.StateRunning, Started: t0,
@@ -32,30 +32,8 @@ func TestPortsWords(t *testing.T) {
 	if got := Title(web, t0.Add(75*time.Second)); got != "job 0 (web) :5173 :24678 running 1:15 npm run dev" {
 		t.Errorf("Title = %q", got)
 	}
-	if got := Listening(web.Ports); got != "listening: 127.0.0.1:5173, [::1]:5173, 0.0.0.0:24678" {
-		t.Errorf("Listening = %q", got)
-	}
-	if Title(model.Snapshot{Command: "x", State: model.StateRunning}, t0) != "job 0 running 0:00 x" || PortsTag(nil) != "" || Listening(nil) != "" {
+	if Title(model.Snapshot{Command: "x", State: model.StateRunning}, t0) != "job 0 running 0:00 x" || PortsTag(nil) != "" {
 		t.Error("a job without ports: no tag, the plain header")
-	}
-	jid := model.JobID(0)
-	for _, c := range []struct {
-		c    *model.PortConflict
-		want string
-	}{
-		{nil, ""},
-		{&model.PortConflict{Seq: 3}, "a port was already in use (line 3); the output does not say which"},
-		{&model.PortConflict{Port: 5173, Seq: 2}, "port 5173 was already in use (line 2); nothing listened on it when jobdeck looked"},
-		{&model.PortConflict{Port: 5173, Seq: 2, Holder: &model.PortHolder{Socket: port("127.0.0.1", 5173, 42), Command: "node", Job: &jid, JobName: "web"}},
-			"port 5173 was already in use (line 2), held by job 0 (web): pid 42 node"},
-		{&model.PortConflict{Port: 8080, Holder: &model.PortHolder{Socket: port("::", 8080, 77), Command: "python3", OtherSession: true}},
-			"port 8080 was already in use, held by pid 77 python3, a job of another jobdeck session"},
-		{&model.PortConflict{Port: 80, Holder: &model.PortHolder{Socket: port("0.0.0.0", 80, 0), UID: 33}},
-			"port 80 was already in use, held by a process of uid 33"},
-	} {
-		if got := Conflict(c.c); got != c.want {
-			t.Errorf("Conflict(%+v) = %q, want %q", c.c, got, c.want)
-		}
 	}
 }
 

@@ -7,6 +7,7 @@ import (
 
 	"github.com/jobdeck/jobdeck/jobs/sanitize"
 	"github.com/jobdeck/jobdeck/model"
+	"github.com/jobdeck/jobdeck/words"
 )
 
 // Report is a job's full report for the /job-status overlay, as plain
@@ -18,16 +19,16 @@ import (
 // the lines ("> " stdout, "! " stderr), the open lines last. Every stop
 // says who asked for it ("asked by console"), the console's own too: a
 // session may have several consoles. self is kept for the callers that
-// leave their own stops unattributed (StopNote).
+// leave their own stops unattributed (words.StopNote).
 func Report(r model.Report, self string, now time.Time) []string {
 	_ = self // the overlay attributes every stop
 	s, p := r.Job, r.Page
 	out := []string{Title(s, now)}
 	out = append(out, Details(s, now)...)
-	if note := StopNote(s.Stop, "", now); note != "" {
+	if note := words.StopNote(s.Stop, "", now, ""); note != "" {
 		out = append(out, note)
 	}
-	if note := SignalNote(s); note != "" {
+	if note := words.SignalNote(s); note != "" {
 		out = append(out, note)
 	}
 	if s.Err != "" && s.State != model.StateFailed {
@@ -76,48 +77,12 @@ func RestartedAs(next model.JobID) string { return "restarted as job " + next.St
 
 // Cut is the marker of a line the ring cut at its line limit, n bytes
 // lost: "[… 47.7 MiB cut]".
-func Cut(n int64) string { return "[… " + ByteSize(n) + " cut]" }
+func Cut(n int64) string { return "[… " + model.ByteSize(n) + " cut]" }
 
 // Dropped is the marker for n lines the ring evicted before they were
 // shown: "[… 48209 lines dropped]".
 func Dropped(n uint64) string {
 	return "[… " + strconv.FormatUint(n, 10) + " lines dropped]"
-}
-
-// StopNote describes a stop: what was sent, whether SIGKILL was needed,
-// and who asked when it was not self. Empty without a stop.
-func StopNote(st *model.Stop, self string, now time.Time) string {
-	if st == nil {
-		return ""
-	}
-	by := ""
-	if st.By != "" && st.By != self {
-		by = " (asked by " + model.OneLine(sanitize.Plain([]byte(st.By)), 0) + ")"
-	}
-	return st.Describe(now, by)
-}
-
-// SignalNote says when the signal that ended the job did not come from
-// jobdeck; an exit status of 137 or 143 is worded as what it usually
-// means; the OOM killer is named only when the job's cgroup counted its
-// kills (Snapshot.OOMKills). Empty otherwise.
-func SignalNote(s model.Snapshot) string {
-	fs, ok := s.ForeignSignal()
-	oom := ""
-	if s.OOMKills > 0 {
-		oom = fmt.Sprintf(": the kernel's OOM killer killed %s of the job", Count(s.OOMKills, "process", "processes"))
-	}
-	switch {
-	case !ok:
-		return ""
-	case fs.ViaShell && fs.Signal == 9:
-		return "note: exit status 137 usually means a process died of SIGKILL, not sent by jobdeck" + oom
-	case fs.ViaShell:
-		return fmt.Sprintf("note: exit status %d usually means a process died of %s, not sent by jobdeck", 128+fs.Signal, model.SignalName(fs.Signal))
-	case fs.Signal == 9:
-		return "note: this SIGKILL was not sent by jobdeck" + oom
-	}
-	return "note: this " + model.SignalName(fs.Signal) + " was not sent by jobdeck"
 }
 
 // WaitNote says how a wait ended: "wait: a line matched after 700ms:
@@ -138,9 +103,3 @@ func WaitNote(w *model.WaitResult) string {
 	}
 	return fmt.Sprintf("wait: timed out after %v", waited)
 }
-
-// Count is model.Count: "1 process", "3 processes".
-func Count(n int, one, many string) string { return model.Count(n, one, many) }
-
-// ByteSize is model.ByteSize: "812 bytes", "34.2 KiB", "47.6 MiB".
-func ByteSize(n int64) string { return model.ByteSize(n) }

@@ -49,36 +49,10 @@ func TestReport(t *testing.T) {
 	}
 }
 
-// TestNotes: the stop, signal and wait notes, and the small words.
+// TestNotes: the wait notes and the small words (the stop and signal
+// notes are package words's).
 func TestNotes(t *testing.T) {
 	t.Parallel()
-	now := t0.Add(time.Second)
-	for _, c := range []struct {
-		st   *model.Stop
-		want string
-	}{
-		{nil, ""},
-		{&model.Stop{At: t0, Grace: 5 * time.Second, TermSent: 3, By: "console"}, "stopping: SIGTERM to 3 processes 1s ago; SIGKILL follows after the 5s grace"},
-		{&model.Stop{At: t0, By: "jobdeck"}, "stopping (asked by jobdeck): SIGKILL at once, 1s ago"},
-		{&model.Stop{At: t0, KillSent: 1, Done: t0.Add(20 * time.Millisecond)}, "stopped in 20ms: SIGKILL to 1 process at once"},
-		{&model.Stop{At: t0, TermSent: 1, KillSent: 2, Done: t0.Add(20 * time.Millisecond), Hastened: "codex"}, "stopped in 20ms: SIGTERM to 1 process; codex cut the grace to 0s; SIGKILL was needed for 2 after the 0s grace"},
-		{&model.Stop{At: t0, Grace: time.Second, TermSent: 1, Done: t0.Add(20 * time.Millisecond)}, "stopped in 20ms: SIGTERM to 1 process; no SIGKILL needed"},
-	} {
-		if got := StopNote(c.st, "console", now); got != c.want {
-			t.Errorf("StopNote(%+v) = %q, want %q", c.st, got, c.want)
-		}
-	}
-	for e, want := range map[model.Exit]string{
-		{Signal: 9}:  "note: this SIGKILL was not sent by jobdeck",
-		{Signal: 2}:  "note: this SIGINT was not sent by jobdeck",
-		{Code: 137}:  "note: exit status 137 usually means a process died of SIGKILL, not sent by jobdeck",
-		{Code: 143}:  "note: exit status 143 usually means a process died of SIGTERM, not sent by jobdeck",
-		{Signal: 11}: "",
-	} {
-		if got := SignalNote(model.Snapshot{Exit: &e}); got != want {
-			t.Errorf("SignalNote(%+v) = %q, want %q", e, got, want)
-		}
-	}
 	m := model.Line{Text: []byte("\x1b[1mlistening on :8080\x1b[0m")}
 	for w, want := range map[model.WaitResult]string{
 		{Reason: model.WaitMatched, Waited: 740 * time.Millisecond, Match: &m}: "wait: a line matched after 700ms: listening on :8080",
@@ -89,12 +63,7 @@ func TestNotes(t *testing.T) {
 			t.Errorf("WaitNote(%+v) = %q, want %q", w, got, want)
 		}
 	}
-	if Dropped(48209) != "[… 48209 lines dropped]" || Count(1, "job", "jobs") != "1 job" || Count(2, "job", "jobs") != "2 jobs" {
+	if Dropped(48209) != "[… 48209 lines dropped]" {
 		t.Error("small words")
-	}
-	for n, want := range map[int64]string{0: "0 bytes", 1023: "1023 bytes", 1 << 10: "1.0 KiB", 50_000_000: "47.7 MiB", 1 << 30: "1.0 GiB"} {
-		if got := ByteSize(n); got != want {
-			t.Errorf("ByteSize(%d) = %q, want %q", n, got, want)
-		}
 	}
 }
