@@ -56,6 +56,8 @@ func TestImportGraph(t *testing.T) {
 		{"ui/present", true, []string{"supervisor", "jobs", "serve", "ui", "vhs"}},
 		{"serve", true, []string{"supervisor", "jobs", "ui", "ui/present"}},
 		{"session", false, []string{"ui", "ui/present", "vhs"}},
+		// The line filter knows JSON-RPC, not jobdeck.
+		{"serve/stdio", true, []string{"model", "jobs", "jobs/sanitize", "supervisor", "ports", "ui", "ui/present", "serve", "session", "words", "vhs"}},
 		// The sentences both edges show depend on structure alone.
 		{"words", true, []string{"jobs", "supervisor", "ports", "ui", "ui/present", "serve", "session", "vhs"}},
 		{"ports", true, []string{"jobs", "jobs/sanitize", "supervisor", "ui", "ui/present", "serve", "session", "vhs"}},
@@ -72,7 +74,7 @@ func TestImportGraph(t *testing.T) {
 		t.Errorf("model imports project packages: %v", got)
 	}
 	// Test support is for tests (and vhs, which is test code itself).
-	for _, pkg := range []string{"model", "supervisor", "supervisor/process", "jobs", "jobs/sanitize", "ports", "serve", "session", "ui", "ui/present", "words"} {
+	for _, pkg := range []string{"model", "supervisor", "supervisor/process", "jobs", "jobs/sanitize", "ports", "serve", "session", "ui", "ui/present", "words", "serve/stdio"} {
 		for _, f := range []string{"internal/testkit", "internal/testtimeout"} {
 			if slices.Contains(deps(t, pkg, false), f) {
 				t.Errorf("%s (not its tests) depends on %s", pkg, f)

@@ -6,6 +6,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/jobdeck/jobdeck/internal/testkit"
 )
 
 // BenchmarkTokenCheck: the token check's cost per HTTP call, beside the
@@ -17,7 +19,7 @@ func BenchmarkTokenCheck(b *testing.B) {
 	h := serveHTTPBench(b)
 	id := initSession(b, h)
 	url := "http://" + h.addr + "/mcp"
-	body := linePing("1")
+	body := testkit.LinePing("1")
 	check := newBearer(testToken)
 	r, _ := http.NewRequest(http.MethodPost, url, nil)
 	r.Header.Set("Authorization", "Bearer "+testToken)

@@ -51,7 +51,7 @@
 //     finished when it came (its first request) are never noted to it.
 //   - Over stdio, only JSON-RPC is written to the output; serve never logs.
 //     No input line ends the session: one the SDK could not take safely is
-//     answered with a JSON-RPC error (frames.go). EOF on the input ends
+//     answered with a JSON-RPC error (serve/stdio). EOF on the input ends
 //     RunStdio with nil once every request already read is answered; the
 //     caller then stops every job.
 //   - Over HTTP, only loopback addresses are served, and only to requests

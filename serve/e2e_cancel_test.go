@@ -12,6 +12,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/jobdeck/jobdeck/internal/testkit"
 )
 
 // rawServe is `jobdeck --serve` driven line by line, as a client that
@@ -52,8 +54,8 @@ func startRawServe(t *testing.T, args ...string) *rawServe {
 		}
 		close(r.answers)
 	}()
-	r.send(lineInitialize)
-	r.send(lineInitialized)
+	r.send(testkit.LineInitialize)
+	r.send(testkit.LineInitialized)
 	return r
 }
 

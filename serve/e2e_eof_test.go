@@ -30,7 +30,7 @@ func TestEndToEndEOFAnswers(t *testing.T) {
 	for i := 1; i <= 3; i++ {
 		reqs = append(reqs, fmt.Sprintf(`{"jsonrpc":"2.0","id":%d,"method":"tools/call","params":{"name":"background","arguments":{"command":"export %s; sleep 0.5; echo done %d"}}}`, i, mark, i))
 	}
-	three := strings.Join(append([]string{lineInitialize, lineInitialized}, reqs...), "\n") + "\n"
+	three := strings.Join(append([]string{testkit.LineInitialize, testkit.LineInitialized}, reqs...), "\n") + "\n"
 	for _, mode := range [][]string{{"--private"}, nil} {
 		run := func(input string) []byte {
 			cmd := exec.Command(bin, append([]string{"--serve", "--grace", "1s"}, mode...)...)
@@ -48,7 +48,7 @@ func TestEndToEndEOFAnswers(t *testing.T) {
 			return out.bytes()
 		}
 		for i := range 12 {
-			if out := run(lineInitialize + "\n"); !bytes.Contains(out, []byte(`"id":"init","result"`)) {
+			if out := run(testkit.LineInitialize + "\n"); !bytes.Contains(out, []byte(`"id":"init","result"`)) {
 				t.Errorf("%v, run %d: the piped initialize was not answered: %q", mode, i, out)
 			}
 		}

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/jobdeck/jobdeck/internal/testtimeout"
+	"github.com/jobdeck/jobdeck/serve/stdio"
 )
 
 // await waits until the answer to id has come, by the deadline, and
@@ -58,7 +59,7 @@ func TestEndToEndEOFWithCallsHeld(t *testing.T) {
 	ended := time.Now()
 	// 30 s of drain, then every answer at once; the margin is for a
 	// loaded machine.
-	deadline := ended.Add(drainTimeout + testtimeout.Scale(30*time.Second))
+	deadline := ended.Add(stdio.DrainTimeout + testtimeout.Scale(30*time.Second))
 	for id := 2; id <= ping; id++ {
 		if !r.await(float64(id), deadline) {
 			t.Fatalf("no answer to %d within %v of the input's end (%d answers in all)", id, time.Until(deadline)+time.Since(ended), len(r.got))

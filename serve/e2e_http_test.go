@@ -22,6 +22,8 @@ import (
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/jobdeck/jobdeck/internal/testkit"
 )
 
 // httpServe is a `jobdeck --serve --http` started by a test.
@@ -99,7 +101,7 @@ func dialToken(t *testing.T, url, token string) *mcp.ClientSession {
 // Authorization header ("" for none) gets 401.
 func status401(t *testing.T, url, auth string) bool {
 	t.Helper()
-	req, _ := http.NewRequestWithContext(t.Context(), http.MethodPost, url, strings.NewReader(lineInitialize))
+	req, _ := http.NewRequestWithContext(t.Context(), http.MethodPost, url, strings.NewReader(testkit.LineInitialize))
 	req.Header.Set("Content-Type", "application/json")
 	req.Header.Set("Accept", "application/json, text/event-stream")
 	if auth != "" {

@@ -54,7 +54,7 @@ func jsonrpcProblems(out []byte) []string {
 			}
 		}
 		for _, m := range msgs {
-			if p := messageProblem(m); p != "" {
+			if p := testkit.MessageProblem(m); p != "" {
 				problems = append(problems, fmt.Sprintf("stdout line %d %s: %q", n, p, line))
 			}
 		}
@@ -63,23 +63,6 @@ func jsonrpcProblems(out []byte) []string {
 		problems = append(problems, fmt.Sprintf("stdout had only %d messages", n))
 	}
 	return problems
-}
-
-// messageProblem says what makes raw not a JSON-RPC 2.0 message, or "".
-func messageProblem(raw []byte) string {
-	var msg struct {
-		JSONRPC string          `json:"jsonrpc"`
-		Method  string          `json:"method"`
-		Result  json.RawMessage `json:"result"`
-		Error   json.RawMessage `json:"error"`
-	}
-	if err := json.Unmarshal(raw, &msg); err != nil {
-		return fmt.Sprintf("is not JSON (%v)", err)
-	}
-	if msg.JSONRPC != "2.0" || (msg.Method == "" && msg.Result == nil && msg.Error == nil) {
-		return "is not a JSON-RPC 2.0 message"
-	}
-	return ""
 }
 
 func tail(b []byte) []byte {

@@ -10,6 +10,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/jobdeck/jobdeck/internal/testkit"
 	"github.com/jobdeck/jobdeck/model"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
@@ -107,7 +108,7 @@ func TestHTTPToken(t *testing.T) {
 		"other path":      {"/", nil},
 		"well-known path": {"/.well-known/oauth-protected-resource", nil},
 	} {
-		resp := post(t, base+c.path, lineInitialize, c.header)
+		resp := post(t, base+c.path, testkit.LineInitialize, c.header)
 		body, _ := io.ReadAll(resp.Body)
 		if resp.StatusCode != http.StatusUnauthorized || !strings.HasPrefix(resp.Header.Get("WWW-Authenticate"), "Bearer") {
 			t.Errorf("%s: status %d, WWW-Authenticate %q, want 401 Bearer", name, resp.StatusCode, resp.Header.Get("WWW-Authenticate"))
@@ -124,7 +125,7 @@ func TestHTTPToken(t *testing.T) {
 		"header lowercase": {"/mcp", map[string]string{"Authorization": "bearer " + testToken}},
 		"query":            {"/mcp?token=" + testToken, nil},
 	} {
-		if resp := post(t, base+c.path, lineInitialize, c.header); resp.StatusCode != http.StatusOK {
+		if resp := post(t, base+c.path, testkit.LineInitialize, c.header); resp.StatusCode != http.StatusOK {
 			t.Errorf("%s: status %d, want 200", name, resp.StatusCode)
 		}
 	}
@@ -196,7 +197,7 @@ func TestHTTPNotesSessionless(t *testing.T) {
 // initSession opens a raw MCP session over HTTP and returns its id.
 func initSession(t testing.TB, h *httpServer) string {
 	t.Helper()
-	resp := post(t, "http://"+h.addr+"/mcp", lineInitialize, map[string]string{"Authorization": "Bearer " + testToken})
+	resp := post(t, "http://"+h.addr+"/mcp", testkit.LineInitialize, map[string]string{"Authorization": "Bearer " + testToken})
 	io.Copy(io.Discard, resp.Body)
 	id := resp.Header.Get(sessionHeader)
 	if resp.StatusCode != http.StatusOK || id == "" {
@@ -208,7 +209,7 @@ func initSession(t testing.TB, h *httpServer) string {
 // pingSession sends a ping in session id and returns the HTTP status.
 func pingSession(t *testing.T, h *httpServer, id string) int {
 	t.Helper()
-	resp := post(t, "http://"+h.addr+"/mcp", linePing("1"), map[string]string{
+	resp := post(t, "http://"+h.addr+"/mcp", testkit.LinePing("1"), map[string]string{
 		"Authorization": "Bearer " + testToken, sessionHeader: id, "Mcp-Protocol-Version": "2025-06-18"})
 	io.Copy(io.Discard, resp.Body)
 	return resp.StatusCode
@@ -253,7 +254,7 @@ func TestHTTPSessionsAllBusy(t *testing.T) {
 	// count above zero is not enough: the background call's own count may
 	// linger a moment after its answer, before the wait has begun.
 	waitFor(t, 5*time.Second, func() bool { return fc.blockedWaits() > 0 })
-	resp := post(t, "http://"+h.addr+"/mcp", lineInitialize, map[string]string{"Authorization": "Bearer " + testToken})
+	resp := post(t, "http://"+h.addr+"/mcp", testkit.LineInitialize, map[string]string{"Authorization": "Bearer " + testToken})
 	if resp.StatusCode != http.StatusServiceUnavailable {
 		t.Errorf("a new session while the only one is busy: status %d, want 503", resp.StatusCode)
 	}
@@ -303,7 +304,7 @@ func TestHTTPOrigin(t *testing.T) {
 		"https://localhost:" + port:       http.StatusForbidden,
 		"http://localhost." + port + ".x": http.StatusForbidden,
 	} {
-		resp := post(t, url, lineInitialize, map[string]string{"Authorization": "Bearer " + testToken, "Origin": origin})
+		resp := post(t, url, testkit.LineInitialize, map[string]string{"Authorization": "Bearer " + testToken, "Origin": origin})
 		if resp.StatusCode != want {
 			t.Errorf("Origin %s: status %d, want %d", origin, resp.StatusCode, want)
 		}

@@ -12,6 +12,8 @@ import (
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/jobdeck/jobdeck/serve/stdio"
 )
 
 // ErrNotLoopback is returned by RunHTTP for an address that is not on the
@@ -26,7 +28,7 @@ const closeTimeout = 2 * time.Second
 // ends, when it returns ctx's error. Nothing but JSON-RPC is ever written
 // to out. A line that is not a JSON-RPC message the SDK takes safely gets
 // a JSON-RPC error reply (parse error or invalid request) and the session
-// goes on (see lineFilter). At EOF, every request already read is
+// goes on (serve/stdio). At EOF, every request already read is
 // answered before it returns: those still running after 30 s have their
 // waits cut short. When ctx ends, requests still running are cancelled.
 // Stopping the jobs is the caller's part (jobs.Table.Close). in and out
@@ -64,14 +66,12 @@ var (
 // handlers' waits (options.life) when ctx ends, inputEnded (nil: the
 // same) when the input ended and the calls still running are cut short.
 func (s *server) serveLines(ctx context.Context, cutWaits func(), in io.Reader, out io.Writer, inputEnded ...func()) error {
-	f := newLineFilter(out)
-	pr, pw := io.Pipe()
 	cutDrain := cutWaits
 	if len(inputEnded) > 0 {
 		cutDrain = inputEnded[0]
 	}
-	go f.copy(ctx, in, pw, cutDrain)
-	ss, err := s.mcp.Connect(ctx, &mcp.IOTransport{Reader: pr, Writer: sdkWriter{f}, MaxLineLength: -1}, nil)
+	f, pr, pw := stdio.Open(ctx, in, out, cutDrain)
+	ss, err := s.mcp.Connect(ctx, &mcp.IOTransport{Reader: pr, Writer: pw, MaxLineLength: -1}, nil)
 	if err != nil {
 		pr.Close()
 		return fmt.Errorf("serve stdio: %w", err)
@@ -99,7 +99,7 @@ func (s *server) serveLines(ctx context.Context, cutWaits func(), in io.Reader, 
 		// The session's context is over, so the SDK writes no answer
 		// now: a call still unanswered gets an error that says why, as
 		// the relay's do (ARCHITECTURE.md §2).
-		f.answerPending(codeServerExiting, "jobdeck is shutting down (it was told to exit) before it answered this call")
+		f.AnswerPending(stdio.CodeServerExiting, "jobdeck is shutting down (it was told to exit) before it answered this call")
 		return ctx.Err()
 	}
 }

@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/jobdeck/jobdeck/model"
+	"github.com/jobdeck/jobdeck/serve/stdio"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
@@ -236,7 +237,7 @@ func TestRunStdioBadFrames(t *testing.T) {
 		{"no method", `{"jsonrpc":"2.0","id":"a"}`, -32600, "a"},
 		{"object id", `{"jsonrpc":"2.0","id":{},"method":"tools/list"}`, -32600, nil},
 		{"scalar", `42`, -32600, nil},
-		{"over 16 MiB", `{"jsonrpc":"2.0","id":9,"method":"tools/call","params":{"name":"background","arguments":{"command":"` + strings.Repeat("x", maxFrame) + `"}}}`, -32600, nil},
+		{"over 16 MiB", `{"jsonrpc":"2.0","id":9,"method":"tools/call","params":{"name":"background","arguments":{"command":"` + strings.Repeat("x", stdio.MaxLine) + `"}}}`, -32600, nil},
 	}
 	for i, c := range cases {
 		m := send(c.line)

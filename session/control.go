@@ -14,7 +14,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/jobdeck/jobdeck/serve"
+	"github.com/jobdeck/jobdeck/serve/stdio"
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
@@ -41,9 +41,9 @@ func connection(ctx context.Context, r io.Reader, w io.Writer, closer io.Closer)
 
 // serverConnection is connection for the session's side of a console or
 // control connection: a garbage line from the client gets a JSON-RPC
-// error (serve's line filter) instead of ending the connection.
+// error (the line filter, serve/stdio) instead of ending the connection.
 func serverConnection(ctx context.Context, conn *serverConn) (mcp.Connection, error) {
-	r, w := serve.FilterStream(ctx, conn.r, conn.c)
+	_, r, w := stdio.Open(ctx, conn.r, conn.c, func() {})
 	return connection(ctx, r, w, conn.c)
 }
 

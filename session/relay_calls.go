@@ -7,7 +7,7 @@ import (
 	"io"
 	"sync"
 
-	"github.com/jobdeck/jobdeck/serve"
+	"github.com/jobdeck/jobdeck/serve/stdio"
 )
 
 // relayKeep bounds the bytes of one line a relay holds to read its id: a
@@ -21,7 +21,7 @@ const relayKeep = 16 << 20
 const codeSessionGone = -32001
 
 // relayCalls are the calls the agent sent through a relay that the
-// session has not answered yet, by canonical id (serve.CallKey).
+// session has not answered yet, by canonical id (stdio.CallKey).
 type relayCalls struct {
 	mu      sync.Mutex
 	pending map[string]json.RawMessage
@@ -33,7 +33,7 @@ func newRelayCalls() *relayCalls { return &relayCalls{pending: map[string]json.R
 // copyCalls copies the agent's lines to the session, noting each call.
 func (c *relayCalls) copyCalls(dst io.Writer, src io.Reader) {
 	_ = eachLine(src, relayKeep, func(line []byte) {
-		if key, id, ok := serve.CallKey(line); ok {
+		if key, id, ok := stdio.CallKey(line); ok {
 			c.mu.Lock()
 			if _, dup := c.pending[key]; !dup {
 				c.order = append(c.order, key)
@@ -55,7 +55,7 @@ func (c *relayCalls) copyCalls(dst io.Writer, src io.Reader) {
 func (c *relayCalls) copyAnswers(dst io.Writer, src io.Reader) error {
 	var werr error
 	rerr := eachLine(src, relayKeep, func(line []byte) {
-		if key, ok := serve.ResponseKey(line); ok {
+		if key, ok := stdio.ResponseKey(line); ok {
 			c.mu.Lock()
 			delete(c.pending, key)
 			c.mu.Unlock()
@@ -80,7 +80,7 @@ func (c *relayCalls) answerAll(dst io.Writer, why string) {
 	defer c.mu.Unlock()
 	for _, key := range c.order {
 		if id, ok := c.pending[key]; ok {
-			if _, err := dst.Write(append(serve.ErrorReply(id, codeSessionGone, why), '\n')); err != nil {
+			if _, err := dst.Write(append(stdio.ErrorReply(id, codeSessionGone, why), '\n')); err != nil {
 				return
 			}
 			delete(c.pending, key)

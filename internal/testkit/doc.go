@@ -11,7 +11,8 @@
 //   - golden files: Golden, CompareGolden, Diff and the -update flag
 //   - the jobdeck binary built once per test binary: Jobdeck, Build,
 //     BinDir, RemoveBuilds
-//   - MCP clients of jobdeck --serve: Agent, CallTool, ToolText
+//   - MCP clients of jobdeck --serve: Agent, CallTool, ToolText; raw
+//     JSON-RPC lines: LineInitialize, LinePing, HostileLines, MessageProblem
 //   - the trivial reader benchmarks measure jobdeck against: FloodRead
 //   - a Buffer to collect a process's output while a test reads it
 //

@@ -1,4 +1,4 @@
-package serve
+package stdio
 
 import (
 	"bytes"
@@ -7,6 +7,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/jobdeck/jobdeck/internal/testkit"
 )
 
 // TestLineQueueBounds: the read-ahead holds at most maxQueuedLines lines
@@ -30,7 +32,7 @@ func TestLineQueueBounds(t *testing.T) {
 			stop := make(chan struct{})
 			defer close(stop)
 			go q.fill(strings.NewReader(strings.Join(tc.lines, "\n")+"\n"), stop)
-			waitFor(t, 10*time.Second, func() bool {
+			testkit.WaitFor(t, 10*time.Second, "the queue full", func() bool {
 				q.mu.Lock()
 				defer q.mu.Unlock()
 				if len(q.items) > tc.hold || (len(q.items) > 1 && q.bytes > maxQueuedBytes) {

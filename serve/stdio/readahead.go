@@ -1,4 +1,4 @@
-package serve
+package stdio
 
 import (
 	"bufio"
@@ -10,27 +10,9 @@ import (
 	"time"
 )
 
-// FilterStream puts the stdio line filter between a peer that speaks
-// newline-delimited JSON-RPC 2.0 (in, out) and any JSON-RPC endpoint that
-// reads the returned reader and writes the returned writer, one whole
-// message per Write (the go-sdk's IOTransport does both). A line that the
-// endpoint could not take safely (not JSON, not a JSON-RPC message, a
-// batch, nesting too deep, member names in another case, over 16 MiB …)
-// never reaches it: the filter answers it with a JSON-RPC error
-// (-32700/-32600; one per element for a batch) and the peer's session goes
-// on. At EOF on in, the reader ends once every call already read has been
-// answered. jobdeck's session uses it on its console connections, as
-// RunStdio does on the agent's.
-func FilterStream(ctx context.Context, in io.Reader, out io.Writer) (io.ReadCloser, io.WriteCloser) {
-	f := newLineFilter(out)
-	pr, pw := io.Pipe()
-	go f.copy(ctx, in, pw, func() {})
-	return pr, sdkWriter{f}
-}
-
 // Read-ahead bounds: while calls are held (maxUnanswered), the filter goes
 // on reading lines into a queue of at most maxQueuedLines lines and
-// maxQueuedBytes bytes (a line of up to maxFrame always fits an empty
+// maxQueuedBytes bytes (a line of up to MaxLine always fits an empty
 // queue), so that it sees
 // the input end and the drain rule applies (ARCHITECTURE.md §5: memory is
 // bounded whatever a peer sends). Only when the queue is full does it stop
@@ -43,7 +25,7 @@ const (
 // queued is a line read and not yet passed on.
 type queued struct {
 	line    []byte // trimmed; nil when tooLong
-	tooLong bool   // the line was over maxFrame
+	tooLong bool   // the line was over MaxLine
 }
 
 // lineQueue is the read-ahead between the input and the filter's
@@ -189,12 +171,16 @@ func (q *lineQueue) next(ctx context.Context) (queued, bool) {
 	}
 }
 
-// afterEOF applies the drain rule: drainTimeout after the input ended
+// stallTimeout is how long the drain, once the waits were cut, goes on
+// while no call is answered and some are still unanswered.
+const stallTimeout = 2 * time.Second
+
+// afterEOF applies the drain rule: DrainTimeout after the input ended
 // (ended closed) it cuts the waits of the calls still running or queued
-// (cutWaits), so that they answer at once; from then on, once closeTimeout
+// (cutWaits), so that they answer at once; from then on, once stallTimeout
 // passes with no call answered while some are still unanswered, it gives
 // up: the returned context ends (as it does with ctx, or cancel).
-func (f *lineFilter) afterEOF(ctx context.Context, ended <-chan struct{}, cutWaits func()) (context.Context, context.CancelFunc) {
+func (f *Filter) afterEOF(ctx context.Context, ended <-chan struct{}, cutWaits func()) (context.Context, context.CancelFunc) {
 	giveUp, cancel := context.WithCancel(ctx)
 	go func() {
 		select {
@@ -202,7 +188,7 @@ func (f *lineFilter) afterEOF(ctx context.Context, ended <-chan struct{}, cutWai
 		case <-giveUp.Done():
 			return
 		}
-		t := time.NewTimer(drainTimeout)
+		t := time.NewTimer(DrainTimeout)
 		defer t.Stop()
 		select {
 		case <-t.C:
@@ -212,7 +198,7 @@ func (f *lineFilter) afterEOF(ctx context.Context, ended <-chan struct{}, cutWai
 		cutWaits()
 		last := f.answered()
 		for {
-			t.Reset(closeTimeout)
+			t.Reset(stallTimeout)
 			select {
 			case <-t.C:
 			case <-giveUp.Done():
@@ -230,8 +216,38 @@ func (f *lineFilter) afterEOF(ctx context.Context, ended <-chan struct{}, cutWai
 }
 
 // answered is how many answers have been written out.
-func (f *lineFilter) answered() int {
+func (f *Filter) answered() int {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	return f.answers
+}
+
+// errFrameTooLong reports a line longer than MaxLine.
+var errFrameTooLong = errors.New("message longer than 16 MiB")
+
+// readFrame reads one line (without its newline) into buf. A line longer
+// than MaxLine is skipped to its end and reported as errFrameTooLong.
+func readFrame(r *bufio.Reader, buf []byte) ([]byte, error) {
+	tooLong := false
+	for {
+		chunk, err := r.ReadSlice('\n')
+		if !tooLong {
+			if len(buf)+len(chunk) > MaxLine+1 {
+				tooLong, buf = true, buf[:0]
+			} else {
+				buf = append(buf, chunk...)
+			}
+		}
+		switch {
+		case errors.Is(err, bufio.ErrBufferFull):
+			continue
+		case err != nil && !tooLong:
+			return buf, err
+		case err != nil:
+			return nil, err
+		case tooLong:
+			return nil, errFrameTooLong
+		}
+		return bytes.TrimRight(buf, "\r\n"), nil
+	}
 }

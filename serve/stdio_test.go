@@ -12,24 +12,9 @@ import (
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/jobdeck/jobdeck/internal/testkit"
 )
-
-// Raw lines a client sends in these tests.
-const (
-	lineInitialize  = `{"jsonrpc":"2.0","id":"init","method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"raw","version":"0"}}}`
-	lineInitialized = `{"jsonrpc":"2.0","method":"notifications/initialized"}`
-)
-
-// linePing is a ping with the given id (JSON).
-func linePing(id string) string {
-	return `{"jsonrpc":"2.0","id":` + id + `,"method":"ping"}`
-}
-
-// nested is a message whose params nest depth levels deep in all.
-func nested(depth int) string {
-	inner := depth - 2 // the message and params objects
-	return `{"jsonrpc":"2.0","id":7,"method":"ping","params":{"x":` + strings.Repeat("[", inner) + strings.Repeat("]", inner) + `}}`
-}
 
 // rawSession is a session of RunStdio over pipes, spoken line by line.
 type rawSession struct {
@@ -62,9 +47,9 @@ func startRaw(t *testing.T, core Core) *rawSession {
 		}
 	}()
 	t.Cleanup(func() { inW.Close() })
-	r.send(lineInitialize)
+	r.send(testkit.LineInitialize)
 	r.reply()
-	r.send(lineInitialized)
+	r.send(testkit.LineInitialized)
 	return r
 }
 
@@ -97,57 +82,10 @@ func (r *rawSession) reply() any {
 // pingAnswered sends a ping and checks that its answer comes.
 func (r *rawSession) pingAnswered(id int) {
 	r.t.Helper()
-	r.send(linePing(fmt.Sprint(id)))
+	r.send(testkit.LinePing(fmt.Sprint(id)))
 	m, _ := r.reply().(map[string]any)
 	if m["id"] != float64(id) || m["result"] == nil {
 		r.t.Fatalf("ping %d got %v", id, m)
-	}
-}
-
-// hostileLine is a line that ended the SDK's stdio session (and jobdeck
-// with it) or that it would silently misread; it must get an error with
-// code and id (nil: null).
-type hostileLine struct {
-	name, line string
-	code       float64
-	id         any
-	endsSDK    bool // the bare SDK's session ends on it (the negative control)
-}
-
-// hostileLines are the lines TestHostileLines sends (made on demand: one
-// is 16 MiB).
-func hostileLines() []hostileLine {
-	return []hostileLine{
-		{"batch", `[{"jsonrpc":"2.0","id":1,"method":"ping"}]`, -32600, 1.0, true},
-		{"depth 1001", nested(1001), -32600, nil, true},
-		{"depth 5000", nested(5000), -32600, nil, true},
-		{"depth 9999", nested(9999), -32600, nil, true},
-		{"depth 10001", nested(10001), -32600, nil, true},
-		{"depth 100000", nested(100000), -32600, nil, true},
-		{"JSONRPC in capitals", `{"JSONRPC":"2.0","id":1,"method":"ping"}`, -32600, 1.0, true},
-		{"Method in capitals", `{"jsonrpc":"2.0","id":2,"Method":"ping"}`, -32600, 2.0, false},
-		{"ID in capitals", `{"jsonrpc":"2.0","ID":3,"method":"ping"}`, -32600, nil, false},
-		{"unknown member", `{"jsonrpc":"2.0","id":4,"method":"ping","extra":true}`, -32600, 4.0, false},
-		{"escaped member name", `{"jsonrpc":"2.0","\u0069d":5,"method":"ping"}`, -32600, nil, false},
-		{"duplicate member", `{"jsonrpc":"2.0","id":6,"id":{},"method":"ping"}`, -32600, nil, true},
-		{"response without id", `{"jsonrpc":"2.0","result":{}}`, -32600, nil, true},
-		{"error not an object", `{"jsonrpc":"2.0","id":8,"error":5}`, -32600, 8.0, true},
-		{"error without code", `{"jsonrpc":"2.0","id":9,"error":{"message":"x"}}`, -32600, 9.0, false},
-		{"id 1e400", `{"jsonrpc":"2.0","id":1e400,"method":"ping"}`, -32600, nil, true},
-		{"id 1.5", `{"jsonrpc":"2.0","id":1.5,"method":"ping"}`, -32600, nil, false},
-		{"id over 2^53", `{"jsonrpc":"2.0","id":18446744073709551616,"method":"ping"}`, -32600, nil, false},
-		{"id null call", `{"jsonrpc":"2.0","id":null,"method":"ping"}`, -32600, nil, false},
-		{"method not a string", `{"jsonrpc":"2.0","id":10,"method":5}`, -32600, 10.0, true},
-		{"params a string", `{"jsonrpc":"2.0","id":11,"method":"tools/list","params":"x"}`, -32600, 11.0, false},
-		{"result and error", `{"jsonrpc":"2.0","id":12,"result":{},"error":{"code":1,"message":"m"}}`, -32600, 12.0, false},
-		{"invalid UTF-8", "{\"jsonrpc\":\"2.0\",\"id\":13,\"method\":\"ping\",\"params\":{\"x\":\"\xff\"}}", -32700, nil, false},
-		{"empty batch", `[]`, -32600, nil, true},
-		{"not JSON", `hello`, -32700, nil, true},
-		{"vertical tab before", "\v" + linePing("17"), -32700, nil, true},
-		{"two values", `{"jsonrpc":"2.0","id":14,"method":"ping"} {}`, -32700, nil, true},
-		{"scalar", `42`, -32600, nil, true},
-		{"wrong version", `{"jsonrpc":"1.0","id":15,"method":"ping"}`, -32600, 15.0, true},
-		{"over 16 MiB", `{"jsonrpc":"2.0","id":16,"method":"tools/call","params":{"name":"background","arguments":{"command":"` + strings.Repeat("x", maxFrame) + `"}}}`, -32600, nil, false},
 	}
 }
 
@@ -156,16 +94,16 @@ func hostileLines() []hostileLine {
 func TestHostileLines(t *testing.T) {
 	t.Parallel()
 	r := startRaw(t, &fakeCore{})
-	for i, c := range hostileLines() {
-		r.send(c.line)
+	for i, c := range testkit.HostileLines() {
+		r.send(c.Line)
 		v := r.reply()
 		if arr, ok := v.([]any); ok && len(arr) == 1 {
 			v = arr[0] // a batch's answer
 		}
 		m, _ := v.(map[string]any)
 		e, _ := m["error"].(map[string]any)
-		if e == nil || e["code"] != c.code || m["id"] != c.id {
-			t.Errorf("%s: reply %v, want error %v with id %v", c.name, m, c.code, c.id)
+		if e == nil || e["code"] != c.Code || m["id"] != c.ID {
+			t.Errorf("%s: reply %v, want error %v with id %v", c.Name, m, c.Code, c.ID)
 		}
 		r.pingAnswered(100 + i)
 	}
@@ -221,12 +159,12 @@ func TestIDInUse(t *testing.T) {
 // would catch if the filter let them through).
 func TestHostileLinesEndBareSDK(t *testing.T) {
 	t.Parallel()
-	for _, c := range hostileLines() {
-		if !c.endsSDK {
+	for _, c := range testkit.HostileLines() {
+		if !c.EndsSDK {
 			continue
 		}
 		s := newServer(&fakeCore{}, options{})
-		input := lineInitialize + "\n" + lineInitialized + "\n" + c.line + "\n" + linePing(`"after"`) + "\n"
+		input := testkit.LineInitialize + "\n" + testkit.LineInitialized + "\n" + c.Line + "\n" + testkit.LinePing(`"after"`) + "\n"
 		var out recorder
 		ss, err := s.mcp.Connect(t.Context(), &mcp.IOTransport{Reader: io.NopCloser(strings.NewReader(input)), Writer: nopWriteCloser{&out}}, nil)
 		if err != nil {
@@ -235,10 +173,10 @@ func TestHostileLinesEndBareSDK(t *testing.T) {
 		select {
 		case <-waitChan(ss.Wait):
 		case <-time.After(20 * time.Second):
-			t.Fatalf("%s: the bare SDK's session neither ended nor answered", c.name)
+			t.Fatalf("%s: the bare SDK's session neither ended nor answered", c.Name)
 		}
 		if bytes.Contains(out.bytes(), []byte(`"id":"after","result"`)) {
-			t.Errorf("%s: the bare SDK answered the ping after it; this line no longer shows the hazard", c.name)
+			t.Errorf("%s: the bare SDK answered the ping after it; this line no longer shows the hazard", c.Name)
 		}
 	}
 }
@@ -264,28 +202,6 @@ func waitDone(t *testing.T, done <-chan error) {
 		}
 	case <-time.After(20 * time.Second):
 		t.Fatal("the session did not end")
-	}
-}
-
-// TestResponseKey: the answers the SDK writes are recognised, other
-// messages are not.
-func TestResponseKey(t *testing.T) {
-	t.Parallel()
-	for line, want := range map[string]string{
-		`{"jsonrpc":"2.0","id":3,"result":{}}` + "\n":                       "n3",
-		`{"jsonrpc":"2.0","id":"a\"b","error":{"code":1,"message":"m"}}`:    `sa"b`,
-		`{"jsonrpc":"2.0","id":-0,"result":{"x":[1,2,{"y":"}"}]}}`:          "n0",
-		`{"jsonrpc":"2.0","id":3,"method":"ping"}`:                          "",
-		`{"jsonrpc":"2.0","method":"notifications/progress","params":{}}`:   "",
-		`{"jsonrpc":"2.0","id":null,"error":{"code":-32600,"message":"x"}}`: "",
-		`{"jsonrpc":"2.0","id":3,"result":{`:                                "n3",
-		`[{"jsonrpc":"2.0","id":3,"result":{}}]`:                            "",
-		``:                                                                  "",
-	} {
-		got, _ := responseKey([]byte(line))
-		if got != want {
-			t.Errorf("responseKey(%q) = %q, want %q", line, got, want)
-		}
 	}
 }
 
@@ -332,7 +248,7 @@ func TestEOFDropsAnswersBareSDK(t *testing.T) {
 // start, a wait of 300 ms, a kill), then EOF.
 func eofInput() string {
 	return strings.Join([]string{
-		lineInitialize, lineInitialized,
+		testkit.LineInitialize, testkit.LineInitialized,
 		`{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"background","arguments":{"command":"x"}}}`,
 		`{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"job_status","arguments":{"id":0,"wait":0.3}}}`,
 		`{"jsonrpc":"2.0","id":3,"method":"tools/call","params":{"name":"job_kill","arguments":{"id":0}}}`,
@@ -356,7 +272,7 @@ func TestPipedInitialize(t *testing.T) {
 	for run := range 50 {
 		var out recorder
 		ctx, cancel := context.WithTimeout(t.Context(), 20*time.Second)
-		err := RunStdio(ctx, &fakeCore{}, strings.NewReader(lineInitialize+"\n"), &out)
+		err := RunStdio(ctx, &fakeCore{}, strings.NewReader(testkit.LineInitialize+"\n"), &out)
 		cancel()
 		if err != nil || !bytes.Contains(out.bytes(), []byte(`"id":"init","result"`)) {
 			t.Fatalf("run %d: RunStdio = %v, output %q", run, err, out.bytes())

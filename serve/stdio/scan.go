@@ -1,10 +1,10 @@
-package serve
+package stdio
 
 import "unicode/utf8"
 
 // The scanner's validating half: one pass over a line, no allocation.
 // It is the line filter's whole cost for most messages, so it works on
-// bytes directly (see BenchmarkFrameFilter).
+// bytes directly (see BenchmarkLineFilter).
 
 // value checks one JSON value at s.i.
 func (s *scanner) value() *frameError {

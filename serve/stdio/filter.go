@@ -1,25 +1,22 @@
-package serve
+package stdio
 
 import (
-	"bufio"
-	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
-	"fmt"
 	"io"
 	"sync"
 	"time"
 )
 
-// maxFrame is the longest input line (one JSON-RPC message) accepted on
+// MaxLine is the longest input line (one JSON-RPC message) accepted on
 // stdio: the SDK's own default limit.
-const maxFrame = 16 << 20
+const MaxLine = 16 << 20
 
-// drainTimeout is how long, after EOF on the input, requests already read
+// DrainTimeout is how long, after EOF on the input, requests already read
 // may still run before their waits are cut short (they are answered
 // either way).
-const drainTimeout = 30 * time.Second
+const DrainTimeout = 30 * time.Second
 
 // maxUnanswered bounds the calls of one peer that are passed on and not
 // yet answered: the filter passes the next call on only when fewer are
@@ -36,7 +33,7 @@ const (
 	codeInvalidRequest = -32600
 )
 
-// lineFilter stands between a peer speaking newline-delimited JSON-RPC
+// Filter stands between a peer speaking newline-delimited JSON-RPC
 // (stdin/stdout, a socket: any reader and writer) and the SDK's
 // IOTransport. The SDK ends the whole session on one line it cannot
 // decode, and jobdeck with it (modelcontextprotocol/go-sdk#1209); so every
@@ -51,7 +48,7 @@ const (
 //
 // Every write to the output, the SDK's and the filter's own, is one
 // whole line under one lock, so lines never interleave.
-type lineFilter struct {
+type Filter struct {
 	wmu sync.Mutex
 	out io.Writer
 
@@ -60,15 +57,26 @@ type lineFilter struct {
 	unsent  int             // calls passed on whose answer is not yet written out
 	answers int             // answers written out, ever (afterEOF's progress)
 	retired chan struct{}   // 1-buffered: an answer was written
-	gaveUp  bool            // answerPending answered what was left: later answers are dropped
+	gaveUp  bool            // AnswerPending answered what was left: later answers are dropped
 }
 
-func newLineFilter(out io.Writer) *lineFilter {
-	return &lineFilter{out: out, pending: map[string]bool{}, retired: make(chan struct{}, 1)}
+// Open puts a Filter between a peer that speaks newline-delimited
+// JSON-RPC 2.0 (in, out) and an endpoint that reads r and writes w, one
+// whole message per Write (the go-sdk's IOTransport does both). A line
+// that the endpoint could not take safely never reaches it: the filter
+// answers it with a JSON-RPC error and the peer's session goes on. At EOF
+// on in, r ends once every call already read has been answered; those
+// still running after DrainTimeout are cut short with cutWaits. f stays
+// for AnswerPending.
+func Open(ctx context.Context, in io.Reader, out io.Writer, cutWaits func()) (f *Filter, r io.ReadCloser, w io.WriteCloser) {
+	f = &Filter{out: out, pending: map[string]bool{}, retired: make(chan struct{}, 1)}
+	pr, pw := io.Pipe()
+	go f.copy(ctx, in, pw, cutWaits)
+	return f, pr, sdkWriter{f}
 }
 
 // write writes one whole line to the output.
-func (f *lineFilter) write(p []byte) (int, error) {
+func (f *Filter) write(p []byte) (int, error) {
 	f.wmu.Lock()
 	defer f.wmu.Unlock()
 	return f.out.Write(p)
@@ -77,13 +85,13 @@ func (f *lineFilter) write(p []byte) (int, error) {
 // sdkWriter is the output as the SDK sees it: the IOTransport writes each
 // message as one Write of one line. A response among them answers a
 // pending call.
-type sdkWriter struct{ f *lineFilter }
+type sdkWriter struct{ f *Filter }
 
 func (w sdkWriter) Write(p []byte) (int, error) {
 	key, ok := responseKey(p)
 	answers := ok && w.f.answering(key)
 	if ok && !answers && w.f.hasGivenUp() {
-		// answerPending already answered it: one answer per call.
+		// AnswerPending already answered it: one answer per call.
 		return len(p), nil
 	}
 	n, err := w.f.write(p)
@@ -101,7 +109,7 @@ func (sdkWriter) Close() error { return nil }
 // answering frees a pending call's id as its answer is about to be
 // written (the client may reuse the id as soon as it reads the answer),
 // and reports whether it was pending.
-func (f *lineFilter) answering(key string) bool {
+func (f *Filter) answering(key string) bool {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	if !f.pending[key] {
@@ -112,7 +120,7 @@ func (f *lineFilter) answering(key string) bool {
 }
 
 // sent counts an answer written out.
-func (f *lineFilter) sent() {
+func (f *Filter) sent() {
 	f.mu.Lock()
 	f.unsent--
 	f.answers++
@@ -127,7 +135,7 @@ func (f *lineFilter) sent() {
 // (notifications/cancelled with its requestId): the spec says a
 // cancelled request gets no answer, so none may be waited for. If an
 // answer comes anyway, it is no longer pending and counts nothing.
-func (f *lineFilter) cancelled(line []byte) {
+func (f *Filter) cancelled(line []byte) {
 	var n struct {
 		Method string `json:"method"`
 		Params struct {
@@ -144,7 +152,7 @@ func (f *lineFilter) cancelled(line []byte) {
 
 // room waits until fewer than maxUnanswered calls are unanswered; false
 // when ctx ended first.
-func (f *lineFilter) room(ctx context.Context) bool {
+func (f *Filter) room(ctx context.Context) bool {
 	for {
 		f.mu.Lock()
 		n := f.unsent
@@ -161,14 +169,14 @@ func (f *lineFilter) room(ctx context.Context) bool {
 }
 
 // hasRoom reports whether a call passed on now would not wait for room.
-func (f *lineFilter) hasRoom() bool {
+func (f *Filter) hasRoom() bool {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	return f.unsent < maxUnanswered
 }
 
 // idle reports whether every call passed on has been answered.
-func (f *lineFilter) idle() bool {
+func (f *Filter) idle() bool {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	return f.unsent == 0
@@ -179,7 +187,7 @@ func (f *lineFilter) idle() bool {
 // bounded queue (lineQueue) while calls wait for room, so the end of the
 // input is seen, and the drain rule applies, however many calls are held
 // (see afterEOF). It returns early when the session stops reading dst.
-func (f *lineFilter) copy(ctx context.Context, in io.Reader, dst *io.PipeWriter, cutWaits func()) {
+func (f *Filter) copy(ctx context.Context, in io.Reader, dst *io.PipeWriter, cutWaits func()) {
 	q := newLineQueue()
 	stop := make(chan struct{})
 	defer close(stop)
@@ -219,7 +227,7 @@ func (f *lineFilter) copy(ctx context.Context, in io.Reader, dst *io.PipeWriter,
 
 // pass checks one line and hands it to dst or answers it. It returns
 // false when dst is closed (the session ended).
-func (f *lineFilter) pass(ctx context.Context, line []byte, readErr error, dst *io.PipeWriter) bool {
+func (f *Filter) pass(ctx context.Context, line []byte, readErr error, dst *io.PipeWriter) bool {
 	if errors.Is(readErr, errFrameTooLong) {
 		return f.refuse(errTooLong, nil, dst)
 	}
@@ -264,7 +272,7 @@ func (f *lineFilter) pass(ctx context.Context, line []byte, readErr error, dst *
 }
 
 // refuse answers a line with a JSON-RPC error.
-func (f *lineFilter) refuse(ferr *frameError, id json.RawMessage, dst *io.PipeWriter) bool {
+func (f *Filter) refuse(ferr *frameError, id json.RawMessage, dst *io.PipeWriter) bool {
 	if _, err := f.write(append(errorReply(id, ferr), '\n')); err != nil {
 		dst.CloseWithError(err)
 		return false
@@ -274,7 +282,7 @@ func (f *lineFilter) refuse(ferr *frameError, id json.RawMessage, dst *io.PipeWr
 
 // refuseBatch answers a batch with one error per element, as an array;
 // an empty batch gets one error.
-func (f *lineFilter) refuseBatch(ferr *frameError, ids []json.RawMessage, dst *io.PipeWriter) bool {
+func (f *Filter) refuseBatch(ferr *frameError, ids []json.RawMessage, dst *io.PipeWriter) bool {
 	if len(ids) == 0 {
 		return f.refuse(errEmptyBatch, nil, dst)
 	}
@@ -295,7 +303,7 @@ func (f *lineFilter) refuseBatch(ferr *frameError, ids []json.RawMessage, dst *i
 
 // drain returns once every call passed on is answered, or when ctx (the
 // give-up of afterEOF) ends.
-func (f *lineFilter) drain(ctx context.Context) {
+func (f *Filter) drain(ctx context.Context) {
 	for !f.idle() {
 		select {
 		case <-f.retired:
@@ -303,91 +311,4 @@ func (f *lineFilter) drain(ctx context.Context) {
 			return
 		}
 	}
-}
-
-// errFrameTooLong reports a line longer than maxFrame.
-var errFrameTooLong = errors.New("message longer than 16 MiB")
-
-// readFrame reads one line (without its newline) into buf. A line longer
-// than maxFrame is skipped to its end and reported as errFrameTooLong.
-func readFrame(r *bufio.Reader, buf []byte) ([]byte, error) {
-	tooLong := false
-	for {
-		chunk, err := r.ReadSlice('\n')
-		if !tooLong {
-			if len(buf)+len(chunk) > maxFrame+1 {
-				tooLong, buf = true, buf[:0]
-			} else {
-				buf = append(buf, chunk...)
-			}
-		}
-		switch {
-		case errors.Is(err, bufio.ErrBufferFull):
-			continue
-		case err != nil && !tooLong:
-			return buf, err
-		case err != nil:
-			return nil, err
-		case tooLong:
-			return nil, errFrameTooLong
-		}
-		return bytes.TrimRight(buf, "\r\n"), nil
-	}
-}
-
-// responseKey returns the id (idKey) of a response the SDK wrote: one
-// JSON object with "id" and "result" or "error", no "method". The SDK
-// writes "jsonrpc", "id", then the rest, so this reads only the first
-// members of a large result.
-func responseKey(p []byte) (string, bool) {
-	id, method, response := idMembers(p)
-	if method || !response || id == nil {
-		return "", false
-	}
-	key, ok := idKey(id)
-	return key, ok && key != ""
-}
-
-// idMembers scans the top-level members of the object p (nothing for
-// anything else) until it has its "id" and knows whether it is a call
-// ("method") or a response ("result" or "error").
-func idMembers(p []byte) (id []byte, method, response bool) {
-	t := trimJSON(p)
-	if len(t) == 0 || t[0] != '{' {
-		return nil, false, false
-	}
-	eachMember(t, func(name, value []byte) bool {
-		switch string(name) {
-		case `"id"`:
-			id = value
-		case `"result"`, `"error"`:
-			response = true
-		case `"method"`:
-			method = true
-		}
-		return id == nil || !(method || response)
-	})
-	return id, method, response
-}
-
-// errorReply is a JSON-RPC error response (without newline); a nil id is
-// written as null.
-func errorReply(id json.RawMessage, ferr *frameError) []byte {
-	if id == nil {
-		id = json.RawMessage("null")
-	}
-	type wireError struct {
-		Code    int    `json:"code"`
-		Message string `json:"message"`
-	}
-	b, err := json.Marshal(struct {
-		JSONRPC string          `json:"jsonrpc"`
-		ID      json.RawMessage `json:"id"`
-		Error   wireError       `json:"error"`
-	}{"2.0", id, wireError{ferr.code, ferr.msg}})
-	if err != nil {
-		// Cannot happen with these types; keep the stream valid anyway.
-		return fmt.Appendf(nil, `{"jsonrpc":"2.0","id":null,"error":{"code":%d,"message":"invalid message"}}`, ferr.code)
-	}
-	return b
 }

@@ -1,4 +1,4 @@
-package serve
+package stdio
 
 import (
 	"bufio"
@@ -10,6 +10,8 @@ import (
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
+
+	"github.com/jobdeck/jobdeck/internal/testkit"
 )
 
 // benchMessages are lines a client sends: the small, the usual and the
@@ -20,8 +22,8 @@ func benchMessages() []struct{ name, line string } {
 		return fmt.Sprintf(`{"jsonrpc":"2.0","id":%d,"method":"tools/call","params":{"name":"background","arguments":{"command":%s,"name":"web"},"_meta":{"progressToken":"p%d"}}}`, id, b, id)
 	}
 	return []struct{ name, line string }{
-		{"ping", linePing("1")},
-		{"initialize", lineInitialize},
+		{"ping", testkit.LinePing("1")},
+		{"initialize", testkit.LineInitialize},
 		{"status", `{"jsonrpc":"2.0","id":"req-42","method":"tools/call","params":{"name":"job_status","arguments":{"id":"web","since":120,"wait":30,"until":"ready|listening on"}}}`},
 		{"start 200 B", call(7, "cd web && npm run dev -- --port 5173 --host 127.0.0.1 2>&1 | tee -a /tmp/dev.log; echo \"exit $?\" # "+strings.Repeat("x", 80))},
 		{"start 64 KiB", call(8, strings.Repeat("echo 'all work and no play'; ", 64<<10/29))},
@@ -35,14 +37,14 @@ func benchMessages() []struct{ name, line string } {
 // message decoder), as the ratio filter/sdk. The SDK's figure leaves out
 // its batch probe, so the ratio is if anything too high.
 //
-//	go test ./serve -run '^$' -bench LineFilter -benchtime 2s
+//	go test ./serve/stdio -run '^$' -bench LineFilter -benchtime 2s
 func BenchmarkLineFilter(b *testing.B) {
 	const reps = 8 // lines per timing, so that reading the clock costs little
 	for _, m := range benchMessages() {
 		b.Run(m.name, func(b *testing.B) {
 			stream := []byte(strings.Repeat(m.line+"\n", reps))
 			b.SetBytes(int64(len(stream)))
-			r := bufio.NewReaderSize(nil, 64<<10) // one per session, as in lineFilter.copy
+			r := bufio.NewReaderSize(nil, 64<<10) // one per session, as in Filter.copy
 			var line []byte
 			var filter, sdk time.Duration
 			n := 0
@@ -82,7 +84,7 @@ func BenchmarkLineFilter(b *testing.B) {
 // writes (finding whether it answers a pending call) beside the SDK's
 // encoding of it, as the ratio watch/encode.
 //
-//	go test ./serve -run '^$' -bench ResponseWatch -benchtime 2s
+//	go test ./serve/stdio -run '^$' -bench ResponseWatch -benchtime 2s
 func BenchmarkResponseWatch(b *testing.B) {
 	text := strings.Repeat("> all work and no play\n", 50)
 	res := map[string]any{"content": []any{map[string]any{"type": "text", "text": text}}, "structuredContent": map[string]any{"id": 3, "lines": 50}}
