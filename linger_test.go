@@ -3,6 +3,7 @@
 package main
 
 import (
+	"errors"
 	"strings"
 	"testing"
 	"time"
@@ -12,6 +13,7 @@ import (
 // flag still wins, and a value that is not a linger of 0s to 1m is refused
 // with exit 2 and a sentence that names the variable.
 func TestLingerFromEnvironment(t *testing.T) {
+	t.Parallel()
 	for _, c := range []struct {
 		env  string
 		args []string
@@ -26,17 +28,17 @@ func TestLingerFromEnvironment(t *testing.T) {
 		{env: "-1s", bad: true},
 	} {
 		t.Run(c.env+strings.Join(c.args, ""), func(t *testing.T) {
-			t.Setenv(envLinger, c.env)
-			var stdout, stderr strings.Builder
-			cfg, code, ok := parseArgs(append([]string{"--serve"}, c.args...), &stdout, &stderr)
+			env := func(name string) (string, bool) { return c.env, name == envLinger }
+			cfg, err := parseArgs(append([]string{"--serve"}, c.args...), env)
+			var refused *argsError
 			if c.bad {
-				if ok || code != 2 || !strings.Contains(stderr.String(), envLinger+"="+c.env+" is not a linger") {
-					t.Errorf("ok %v, exit %d, stderr %q; want exit 2 naming %s", ok, code, stderr.String(), envLinger)
+				if !errors.As(err, &refused) || refused.code != 2 || !strings.Contains(refused.text, envLinger+"="+c.env+" is not a linger") {
+					t.Errorf("error %v; want exit 2 naming %s", err, envLinger)
 				}
 				return
 			}
-			if !ok || cfg.so.linger != c.want {
-				t.Errorf("ok %v (exit %d, %q), linger %v; want %v", ok, code, stderr.String(), cfg.so.linger, c.want)
+			if err != nil || cfg.session.linger != c.want {
+				t.Errorf("error %v, linger %v; want %v", err, cfg.session.linger, c.want)
 			}
 		})
 	}

@@ -55,7 +55,10 @@ func main() {
 // on their own if it gives up).
 const shutdownMargin = 10 * time.Second
 
-// run is jobdeck's main: it returns the exit code.
+// run is jobdeck's main: it returns the exit code. Its steps: parse the
+// command line (parseArgs, pure), do what must come before any mode runs
+// (setup), then run the mode: a client of the session (runShared) or a
+// core of its own (runPrivate).
 func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	if len(args) > 0 && args[0] == "sessions" {
 		return runSessions(args[1:], stdout, stderr)
@@ -63,8 +66,17 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	if len(args) > 0 && args[0] == "mcp" {
 		return runMCP(args[1:], stdout, stderr)
 	}
-	cfg, code, ok := parseArgs(args, stdout, stderr)
-	if !ok {
+	cfg, err := parseArgs(args, os.LookupEnv)
+	var refused *argsError
+	switch {
+	case errors.As(err, &refused):
+		fmt.Fprint(stderr, refused.text)
+		return refused.code
+	case cfg.version:
+		fmt.Fprintln(stdout, "jobdeck", session.Version())
+		return 0
+	}
+	if code, ok := setup(&cfg, stderr); !ok {
 		return code
 	}
 	if !cfg.serve {
@@ -73,96 +85,153 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 			return 1
 		}
 	}
-	if !cfg.so.private {
-		return runShared(cfg.so, sharedMode{serve: cfg.serve, http: cfg.http, token: cfg.token, grace: cfg.grace,
-			graceSet: cfg.graceSet, launch: cfg.specs, from: cfg.from}, stdin, stdout, stderr)
+	if !cfg.session.private {
+		return runShared(cfg, stdin, stdout, stderr)
 	}
 	return runPrivate(cfg, stdin, stdout, stderr)
 }
 
-// config is what the command line asks for.
+// config is what the command line asks for (parseArgs), completed by
+// setup: one value for every mode.
 type config struct {
 	serve    bool
 	http     string // with serve: the loopback address of streamable HTTP
-	token    string // with http: the bearer token
 	grace    *time.Duration
-	graceSet bool // --grace was given
-	so       *sessionOpts
-	specs    []model.Spec // the jobs the console starts at launch
-	from     []string     // where each came from (launchOpts.from)
+	graceSet bool // --grace was given: the grace of this client's jobs too
+	version  bool // --version: print it and exit
+	session  sessionOpts
+	procfile string // -f: the Procfile whose entries start at launch
+	// flags are the arguments before commands (with a final "--"), for
+	// the re-exec that hides the commands (hideCommands).
+	flags    []string
+	commands []string // the commands after the flags, as given
+
+	// Set by setup.
+	token string       // with http: the bearer token
+	specs []model.Spec // the jobs the console starts at launch
+	from  []string     // where each came from (launchSpecs)
 }
 
-// parseArgs reads and checks the command line. ok is false when jobdeck
-// is to exit at once with code (help, --version, a bad flag: said on
-// stderr).
-func parseArgs(args []string, stdout, stderr io.Writer) (cfg config, code int, ok bool) {
-	fs := flag.NewFlagSet("jobdeck", flag.ContinueOnError)
-	fs.SetOutput(stderr)
-	serveMode := fs.Bool("serve", false, "serve MCP tools (background, job_status, job_kill) on stdin/stdout instead of opening the console")
-	httpAddr := fs.String("http", "", "with --serve: serve streamable HTTP on this loopback address (127.0.0.1:PORT) instead of stdio")
-	grace := fs.Duration("grace", jobs.DefaultGrace, "time between SIGTERM and SIGKILL when stopping a job (0: SIGKILL at once)")
-	so := sessionFlags(fs)
-	lo := launchFlags(fs)
-	fs.Usage = func() { usage(fs, stderr) }
+// argsError is a command line jobdeck does not run: text (whole lines,
+// for stderr) says why, or is the help asked for; code is the exit code.
+type argsError struct {
+	code int
+	text string
+}
+
+func (e *argsError) Error() string { return e.text }
+
+// refuse is the argsError of exit code 2 with "jobdeck: " and the
+// formatted reason.
+func refuse(format string, a ...any) *argsError {
+	return &argsError{code: 2, text: fmt.Sprintf("jobdeck: "+format+"\n", a...)}
+}
+
+// parseArgs reads and checks the command line, with env for the
+// variables that set a flag's default (os.LookupEnv), and nothing else:
+// it writes no file and prints nothing. The error, an *argsError, is the
+// help (-h, code 0), a flag the flag package refused (with the usage,
+// code 2), or a check that failed (code 2).
+func parseArgs(args []string, env func(string) (string, bool)) (config, error) {
+	var cfg config
+	var out strings.Builder
+	fs := declareFlags(&cfg, &out, env)
 	if err := fs.Parse(args); err != nil {
+		code := 2
 		if errors.Is(err, flag.ErrHelp) {
-			return cfg, 0, false
+			code = 0
 		}
-		return cfg, 2, false
+		return config{}, &argsError{code: code, text: out.String()}
 	}
-	fail := func(code int, format string, a ...any) (config, int, bool) {
-		fmt.Fprintf(stderr, "jobdeck: "+format+"\n", a...)
-		return cfg, code, false
+	cfg.graceSet, cfg.session.lingerSet = flagSet(fs, "grace"), flagSet(fs, "linger")
+	cfg.commands = fs.Args()
+	cfg.flags = args[:len(args)-len(cfg.commands)]
+	if cfg.version {
+		return cfg, nil
 	}
+	if err := cfg.check(dashDash(args, cfg.commands)); err != nil {
+		return config{}, err
+	}
+	return cfg, nil
+}
+
+// declareFlags declares jobdeck's flags on a new flag set, each into its
+// field of cfg (defaults from env where a variable sets one); the flag
+// package's errors and the usage go to out.
+func declareFlags(cfg *config, out io.Writer, env func(string) (string, bool)) *flag.FlagSet {
+	fs := flag.NewFlagSet("jobdeck", flag.ContinueOnError)
+	fs.SetOutput(out)
+	fs.BoolVar(&cfg.serve, "serve", false, "serve MCP tools (background, job_status, job_kill) on stdin/stdout instead of opening the console")
+	fs.StringVar(&cfg.http, "http", "", "with --serve: serve streamable HTTP on this loopback address (127.0.0.1:PORT) instead of stdio")
+	cfg.grace = fs.Duration("grace", jobs.DefaultGrace, "time between SIGTERM and SIGKILL when stopping a job (0: SIGKILL at once)")
+	sessionFlags(fs, &cfg.session, env)
+	const procfile = "start each 'name: command' line of `PROCFILE` as a named job (in the Procfile's directory)"
+	fs.StringVar(&cfg.procfile, "f", "", procfile)
+	fs.StringVar(&cfg.procfile, "procfile", "", procfile)
+	fs.BoolVar(&cfg.version, "version", false, "print jobdeck's version (module version and VCS revision) and exit")
+	fs.Usage = func() { usage(fs, out) }
+	return fs
+}
+
+// check refuses what the flags cannot mean together; ended tells whether
+// the flags ended with "--" before the commands.
+func (cfg *config) check(ended bool) error {
 	switch {
-	case lo.version:
-		fmt.Fprintln(stdout, "jobdeck", session.Version())
-		return cfg, 0, false
-	case *httpAddr != "" && !*serveMode:
-		return fail(2, "--http needs --serve (try: jobdeck --serve --http 127.0.0.1:8765)")
-	case *httpAddr != "" && serve.CheckHTTPAddr(*httpAddr) != nil:
-		return fail(2, "--http %v", strings.TrimPrefix(serve.CheckHTTPAddr(*httpAddr).Error(), "serve http: "))
-	case *serveMode && (fs.NArg() > 0 || lo.procfile != ""):
-		return fail(2, "--serve takes no commands; the agent starts jobs with the background tool")
+	case cfg.http != "" && !cfg.serve:
+		return refuse("--http needs --serve (try: jobdeck --serve --http 127.0.0.1:8765)")
+	case cfg.http != "" && serve.CheckHTTPAddr(cfg.http) != nil:
+		return refuse("--http %v", strings.TrimPrefix(serve.CheckHTTPAddr(cfg.http).Error(), "serve http: "))
+	case cfg.serve && (len(cfg.commands) > 0 || cfg.procfile != ""):
+		return refuse("--serve takes no commands; the agent starts jobs with the background tool")
+	case model.CheckGrace(*cfg.grace, model.ErrBadSpec) != nil:
+		return refuse("--grace %v is out of range; give 0 to %v (e.g. --grace 3s)", *cfg.grace, model.MaxGrace)
+	case len(cfg.commands) > 0 && cfg.commands[0] == "sessions" && !ended:
+		return refuse("sessions is a subcommand: give it first, without flags (jobdeck sessions, jobdeck sessions stop); to start a command named sessions, write jobdeck -- sessions")
 	}
-	if err := model.CheckGrace(*grace, model.ErrBadSpec); err != nil {
-		return fail(2, "--grace %v is out of range; give 0 to %v (e.g. --grace 3s)", *grace, model.MaxGrace)
+	if err := cfg.session.check(); err != nil {
+		return refuse("%v", err)
 	}
-	if err := so.check(); err != nil {
-		return fail(2, "%v", err)
-	}
-	so.lingerSet = flagSet(fs, "linger")
-	token, ok := takeHTTPToken(*httpAddr, stderr)
+	return nil
+}
+
+// setup does what must come before any mode runs, in order: takes the
+// HTTP token (takeHTTPToken: a file made on first use, where it is said
+// on stderr); moves the commands out of jobdeck's argv (hideCommands:
+// a re-exec, after which this process reads them back and takes its
+// name again); reads what is to start at launch (launchSpecs: a bad
+// Procfile starts nothing). ok is false when jobdeck is to exit with
+// code, having said why on stderr.
+func setup(cfg *config, stderr io.Writer) (code int, ok bool) {
+	token, ok := takeHTTPToken(cfg.http, stderr)
 	if !ok {
-		return cfg, 1, false
+		return 1, false
 	}
-	commands := fs.Args()
-	if len(commands) > 0 && commands[0] == "sessions" && !dashDash(args, commands) {
-		return fail(2, "sessions is a subcommand: give it first, without flags (jobdeck sessions, jobdeck sessions stop); to start a command named sessions, write jobdeck -- sessions")
-	}
+	cfg.token = token
+	commands := cfg.commands
 	if launched, ok, err := launchCommands(); ok {
 		// Re-executed by hideCommands: the commands come from its file.
 		supervisor.SetProcessName(filepath.Base(os.Args[0]))
 		if err != nil {
-			return fail(2, "reading the commands to start: %v", err)
+			fmt.Fprintf(stderr, "jobdeck: reading the commands to start: %v\n", err)
+			return 2, false
 		}
 		commands = launched
 	} else if len(commands) > 0 {
-		hideCommands(args[:len(args)-len(commands)], commands, stderr)
+		hideCommands(cfg.flags, commands, stderr)
 	}
-	// Everything to start is read before anything starts: a bad Procfile
-	// starts nothing.
-	specs, err := lo.specs(commands)
+	// Everything to start is read before anything starts.
+	specs, from, err := launchSpecs(cfg.procfile, commands)
 	if err != nil {
-		return fail(2, "%v", err)
+		fmt.Fprintf(stderr, "jobdeck: %v\n", err)
+		return 2, false
 	}
-	return config{serve: *serveMode, http: *httpAddr, token: token, grace: grace,
-		graceSet: flagSet(fs, "grace"), so: so, specs: specs, from: lo.from}, 0, true
+	cfg.specs, cfg.from = specs, from
+	return 0, true
 }
 
-// usage is -h.
-func usage(fs *flag.FlagSet, stderr io.Writer) {
-	fmt.Fprintf(stderr, "usage: jobdeck [flags] [-f Procfile] [-- 'command' ...]\n"+
+// usage is -h, written to w.
+func usage(fs *flag.FlagSet, w io.Writer) {
+	fmt.Fprintf(w, "usage: jobdeck [flags] [-f Procfile] [-- 'command' ...]\n"+
 		"       jobdeck sessions [stop [DIR|NAME]]\n"+
 		"       jobdeck mcp [--http [ADDR]]   (how to connect an MCP client)\n\n"+
 		"Opens the job console; commands after -- start as jobs at once, and so\n"+

@@ -5,7 +5,6 @@ import (
 	"bytes"
 	"context"
 	"errors"
-	"flag"
 	"fmt"
 	"io/fs"
 	"os"
@@ -17,45 +16,22 @@ import (
 	"github.com/jobdeck/jobdeck/model"
 )
 
-// launchOpts are the flags that say what the console starts at launch
-// (besides the commands after --) and --version.
-type launchOpts struct {
-	procfile string
-	version  bool
-	// from names where each spec of the last specs call came from: its
-	// Procfile line ("Procfile:3"), or "" for a command given after --.
-	from []string
-}
-
-// launchFlags declares -f/--procfile and --version on fs.
-func launchFlags(fs *flag.FlagSet) *launchOpts {
-	lo := &launchOpts{}
-	const usage = "start each 'name: command' line of `PROCFILE` as a named job (in the Procfile's directory)"
-	fs.StringVar(&lo.procfile, "f", "", usage)
-	fs.StringVar(&lo.procfile, "procfile", "", usage)
-	fs.BoolVar(&lo.version, "version", false, "print jobdeck's version (module version and VCS revision) and exit")
-	return lo
-}
-
-// specs are the jobs to start at launch: the Procfile's entries (named, in
-// the Procfile's directory), then the commands given after --. A Procfile
-// that cannot be used is an error that says what to fix; then nothing is
-// started.
-func (lo *launchOpts) specs(commands []string) ([]model.Spec, error) {
-	var specs []model.Spec
-	lo.from = nil
-	if lo.procfile != "" {
-		ps, from, err := readProcfile(lo.procfile)
-		if err != nil {
-			return nil, err
+// launchSpecs are the jobs to start at launch: the entries of procfile
+// (when not "": named, in the Procfile's directory), then commands, the
+// commands given after --. from names where each came from: its Procfile
+// line ("Procfile:3"), or "" for a command. A Procfile that cannot be used
+// is an error that says what to fix; then nothing is started.
+func launchSpecs(procfile string, commands []string) (specs []model.Spec, from []string, err error) {
+	if procfile != "" {
+		if specs, from, err = readProcfile(procfile); err != nil {
+			return nil, nil, err
 		}
-		specs, lo.from = ps, from
 	}
 	for _, c := range commands {
 		specs = append(specs, model.Spec{Command: c})
-		lo.from = append(lo.from, "")
+		from = append(from, "")
 	}
-	return specs, nil
+	return specs, from, nil
 }
 
 // procfileName is what a Procfile entry's name may hold (foreman's
@@ -144,7 +120,7 @@ func parseProcfileAt(path string, b []byte) (specs []model.Spec, from []string, 
 // launchClash checks the launch's names against the jobs a session runs
 // before anything starts or the console opens: a Procfile entry whose
 // name (names are case-insensitive) belongs to a running job is refused,
-// with its line (from, as launchOpts.from names them) and the job, so
+// with its line (from, as launchSpecs names them) and the job, so
 // nothing is started. list is the session's job list.
 func launchClash(ctx context.Context, list func(context.Context) ([]model.Snapshot, error), specs []model.Spec, from []string) error {
 	if !slices.ContainsFunc(specs, func(s model.Spec) bool { return s.Name != "" }) {

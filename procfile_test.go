@@ -76,7 +76,7 @@ func TestProcfileFlag(t *testing.T) {
 	if err := os.WriteFile(good, []byte("web: npm run dev\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	specs, err := (&launchOpts{procfile: good}).specs([]string{"make watch"})
+	specs, _, err := launchSpecs(good, []string{"make watch"})
 	if err != nil {
 		t.Fatal(err)
 	}

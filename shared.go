@@ -31,12 +31,12 @@ type sessionOpts struct {
 // a Go duration from 0s to session.MaxLinger.
 const envLinger = "JOBDECK_LINGER"
 
-// sessionFlags declares --session, --private and --linger on fs; the
-// linger's default is $JOBDECK_LINGER when set (check reports a bad one).
-func sessionFlags(fs *flag.FlagSet) *sessionOpts {
-	so := &sessionOpts{}
+// sessionFlags declares --session, --private and --linger on fs, into
+// so; the linger's default is $JOBDECK_LINGER when env has it (check
+// reports a bad one).
+func sessionFlags(fs *flag.FlagSet, so *sessionOpts, env func(string) (string, bool)) {
 	linger := session.DefaultLinger
-	if v, ok := os.LookupEnv(envLinger); ok {
+	if v, ok := env(envLinger); ok {
 		d, err := time.ParseDuration(v)
 		if err != nil || d < 0 || d > session.MaxLinger {
 			so.envErr = fmt.Errorf("%s=%s is not a linger; give 0s to %v (e.g. %s=10s), or unset it", envLinger, model.OneLine(v, 40), session.MaxLinger, envLinger)
@@ -47,7 +47,6 @@ func sessionFlags(fs *flag.FlagSet) *sessionOpts {
 	fs.StringVar(&so.name, "session", "", "join the session named `NAME` (from any directory) instead of this worktree's")
 	fs.BoolVar(&so.private, "private", false, "keep a session of its own that nothing else can join (its jobs end with this jobdeck)")
 	fs.DurationVar(&so.linger, "linger", linger, "how long a session this jobdeck starts outlives its last client, at most 1m (default from $"+envLinger+" when set)")
-	return so
 }
 
 // check validates the session flags; the error says what to do.
@@ -79,26 +78,10 @@ func (so *sessionOpts) target() (session.Target, error) {
 	return session.Target{Name: so.name, Worktree: wt}, nil
 }
 
-// sharedMode is what a jobdeck that joins a session does there.
-type sharedMode struct {
-	serve bool
-	http  string
-	token string
-	grace *time.Duration
-	// graceSet reports that --grace was given: then it is the grace of
-	// this client's jobs too, not only of a session it starts.
-	graceSet bool
-	launch   []model.Spec // the jobs the console starts at launch
-	from     []string     // where each came from (launchOpts.from)
-}
-
 // runShared runs jobdeck as a client of the session of its worktree (or
 // the named one), starting that session when none is alive.
-func runShared(so *sessionOpts, m sharedMode, stdin io.Reader, stdout, stderr io.Writer) int {
-	if err := so.check(); err != nil {
-		fmt.Fprintf(stderr, "jobdeck: %v\n", err)
-		return 2
-	}
+func runShared(cfg config, stdin io.Reader, stdout, stderr io.Writer) int {
+	so := cfg.session
 	target, err := so.target()
 	if err != nil {
 		fmt.Fprintf(stderr, "jobdeck: %v\n", err)
@@ -106,12 +89,12 @@ func runShared(so *sessionOpts, m sharedMode, stdin io.Reader, stdout, stderr io
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), syscall.SIGTERM, syscall.SIGHUP, syscall.SIGINT)
 	defer stop()
-	grace := m.grace
+	grace := cfg.grace
 	opts := session.JoinOptions{
 		Target: target, Linger: so.linger, Grace: grace,
 		Waiting: func(msg string) { fmt.Fprintf(stderr, "jobdeck: %s\n", msg) },
 	}
-	if m.graceSet {
+	if cfg.graceSet {
 		opts.JobGrace = grace
 	}
 	opts.Joined = func(w session.Welcome, started bool) {
@@ -120,14 +103,14 @@ func runShared(so *sessionOpts, m sharedMode, stdin io.Reader, stdout, stderr io
 		}
 	}
 	switch {
-	case m.serve && m.http != "":
-		err = runSharedHTTP(ctx, opts, m.http, m.token, stderr)
-	case m.serve:
+	case cfg.serve && cfg.http != "":
+		err = runSharedHTTP(ctx, opts, cfg.http, cfg.token, stderr)
+	case cfg.serve:
 		in, restore := agentStdin(stdin)
 		err = session.Relay(ctx, opts, in, stdout)
 		restore()
 	default:
-		err = runAttachedConsole(ctx, opts, m.launch, m.from, stderr)
+		err = runAttachedConsole(ctx, opts, cfg.specs, cfg.from, stderr)
 	}
 	if err != nil {
 		fmt.Fprintf(stderr, "jobdeck: %v\n", err)
