@@ -74,7 +74,7 @@ func runConsoleHeadless(tb *jobs.Table, out io.Writer) (stop func()) {
 // the console attached (200×60, true colour, output discarded as a fast
 // terminal would take it) and without it, in the same run; and an idle
 // console, with no jobs and with 8 quiet live jobs (whose elapsed times
-// tick each second). Targets (issue 3): the console's share while 8 jobs
+// tick each second). Targets: the console's share while 8 jobs
 // flood ≤ 25 % of one core; idle ≤ 1 %.
 //
 //	go test . -run '^$' -bench ConsoleCPU -benchtime 1x

@@ -41,8 +41,7 @@ func procCPU(b *testing.B, pid int) time.Duration {
 // console's fetches; the console process fetches and draws), in the same
 // run. Both draw at 200×60 in true colour to a fast sink. The figure is
 // the CPU of every jobdeck process involved (not the jobs'), in percent
-// of one core, and the ratio attached / in-process. Target (issue 8):
-// ≤ 1.25×.
+// of one core, and the ratio attached / in-process. Target: ≤ 1.25×.
 //
 //	go test . -run '^$' -bench AttachedConsoleCPU -benchtime 1x
 func BenchmarkAttachedConsoleCPU(b *testing.B) {

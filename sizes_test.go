@@ -10,7 +10,7 @@ import (
 	"testing"
 )
 
-// House sizes (issue 7 item 8): no Go file but a test over maxFileLines
+// House sizes: no Go file but a test over maxFileLines
 // lines, no function of one over maxFuncLines.
 const (
 	maxFileLines = 400

@@ -28,7 +28,7 @@ import (
 //	table    the whole job through Table.Start: supervisor, pty or pipes,
 //	         readers, ring, until the job is done
 //
-// Target (issue 2): ring/trivial ≤ 1.25 for yes and seq, on pty and pipes.
+// Target: ring/trivial ≤ 1.25 for yes and seq, on pty and pipes.
 // Run: go test ./jobs -run '^$' -bench Ingest -benchtime 5x
 
 var floods = []struct{ name, cmd string }{
@@ -123,7 +123,7 @@ const rssEnv = "JOBDECK_TEST_RSS"
 // BenchmarkRSS8FullRings measures the peak RSS of a jobdeck-like process
 // (a Table) holding 8 jobs whose rings are full of maximum-length lines,
 // against the same process with 8 jobs that printed one short line.
-// Target (issue 2): ≤ 64 MiB.
+// Target: ≤ 64 MiB.
 func BenchmarkRSS8FullRings(b *testing.B) {
 	if runtime.GOOS != "linux" {
 		b.Skip("reads /proc/self/status")

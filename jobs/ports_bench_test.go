@@ -26,7 +26,7 @@ import (
 //	scan-ms/scan  ports.Scanner.Scan alone
 //	core/scan     the ratio: what the core adds to the scan
 //
-// Target (issue 10): %core@1Hz ≤ 1.
+// Target: %core@1Hz ≤ 1.
 // Run: go test ./jobs -run '^$' -bench PortScanner -benchtime 200x
 func BenchmarkPortScanner(b *testing.B) {
 	const jobs, perJob = 8, 25

@@ -89,8 +89,8 @@ func TestByteBudget(t *testing.T) {
 	if n := len(r.Page.Lines); n != 16 || total > 16<<10 || r.Page.Lines[n-1].Seq != 60 || r.Page.Skipped != 44 || r.Read.ByBytes != 44 {
 		t.Fatalf("%d lines, %d bytes, skipped %d (by bytes %d)", n, total, r.Page.Skipped, r.Read.ByBytes)
 	}
-	// With head, the oldest 16 fit (tester 2, item 3: it showed the
-	// newest); the 44 after are more, read on from the cursor.
+	// With head, the oldest 16 fit, not the newest; the 44 after are
+	// more, read on from the cursor.
 	r, _ = tb.Status(t.Context(), 0, model.StatusOptions{Head: 60, MaxBytes: 16 << 10, LineBytes: 1 << 10})
 	if n := len(r.Page.Lines); n != 16 || r.Page.Lines[0].Seq != 1 || r.Page.Lines[n-1].Seq != 16 || r.Page.More != 44 || r.Page.Skipped != 0 || r.Page.Next != 16 {
 		t.Fatalf("head: %d lines from %d, more %d, skipped %d, next %d", n, r.Page.Lines[0].Seq, r.Page.More, r.Page.Skipped, r.Page.Next)

@@ -28,7 +28,7 @@ import (
 //	                baseline of a scan that matched fd tables against them
 //	scan/tables     cpu-ms/scan over tables-ms/read
 //
-// Target (issue 10): %core@1Hz ≤ 1.
+// Target: %core@1Hz ≤ 1.
 // Run: go test ./ports -run '^$' -bench Scan -benchtime 300x
 func BenchmarkScan(b *testing.B) {
 	const jobs, perJob = 8, 25

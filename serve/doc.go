@@ -1,28 +1,16 @@
 // Package serve is jobdeck's agent surface: the MCP server behind
-// `jobdeck --serve` (ARCHITECTURE.md §3). It defines three tools over the
-// jobs core:
+// `jobdeck --serve` (ARCHITECTURE.md §3, §6 "to add a tool"). Its tools
+// over the jobs core: background (start a command, return its report),
+// job_status (one job's report, or the list; with a wait for a job to
+// end or a line to match) and job_kill (stop a job and its whole tree,
+// return the final report). Their arguments are schema.go's.
 //
-//   - background {command, name?, cwd?, tty?, wait?, until?, lines?}:
-//     start a command, return its report (after waiting, with wait);
-//   - job_status {id?, lines?, head?, since?, grep?, context?, wait?,
-//     until?, max_bytes?}: one job's report (the newest or oldest lines,
-//     after a cursor, matching a pattern, optionally after waiting for the
-//     job to end or a line to match), or one line per job without id, or
-//     with wait and no id, after waiting for any job;
-//   - job_kill {id, grace?}: stop a job and its whole tree, return the
-//     final report once the tree is empty, with the lines the client was
-//     not shown yet.
-//
-// It reaches the core only through the Core interface it declares (by job
-// ID: a selector is resolved once per call), and never imports package
-// supervisor. Every word the agent reads is made here (text.go, render.go)
-// from the core's structure; the core's refusals are reworded with the
-// tool and argument to use, never checked again.
-//
-// Per client (see notes.go) it remembers which lines of each job it was
-// shown and where its last until wait on each job matched: the first
-// until wait on a job looks at the whole ring, later ones after the last
-// match; job_kill shows what was not shown.
+// It reaches the core only through the Core interface it declares, and
+// makes every word the agent reads (text.go, render.go; the sentences
+// the console shows too are package words's) from the core's structure;
+// the core's refusals are reworded with the tool and argument to use,
+// never checked again. Per client it remembers what of each job it was
+// shown and where its last until wait matched (notes.go).
 //
 // Guarantees:
 //

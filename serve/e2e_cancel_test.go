@@ -102,9 +102,9 @@ func (r *rawServe) answer(id float64, within time.Duration) (string, string) {
 	return res.Result.Content[0].Text, res.Result.Structured.Wait.Reason
 }
 
-// TestEndToEndWaitCancelled (tester 2, item 4): a wait the client
-// cancelled, or one cut short at EOF, was worded "timed out". It says what
-// happened: the client cancelled it, or the session is ending.
+// TestEndToEndWaitCancelled: a wait the client cancelled, or one cut
+// short at EOF, says what happened (the client cancelled it, or the
+// session is ending), never "timed out".
 func TestEndToEndWaitCancelled(t *testing.T) {
 	t.Parallel()
 	r := startRawServe(t, "--private", "--grace", "0")

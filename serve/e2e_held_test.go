@@ -30,12 +30,11 @@ func (r *rawServe) await(id float64, deadline time.Time) bool {
 	return true
 }
 
-// TestEndToEndEOFWithCallsHeld (tester, item 3): with more calls than the
-// filter passes on at once (16) waiting when the input ends, the end is
-// still seen: the waits are cut short 30 s after it, the calls held
-// beyond the 16 are answered as room frees, and jobdeck exits. Before,
-// the filter stopped reading at the 17th call, never saw EOF, and the
-// waits ran their whole 600 s.
+// TestEndToEndEOFWithCallsHeld: with more calls than the filter passes
+// on at once (16) waiting when the input ends, the end is still seen (the
+// filter reads on past the 17th call): the waits are cut short 30 s after
+// it, not run their whole 600 s, the calls held beyond the 16 are
+// answered as room frees, and jobdeck exits.
 func TestEndToEndEOFWithCallsHeld(t *testing.T) {
 	t.Parallel()
 	r := startRawServe(t, "--private", "--grace", "0")
@@ -77,9 +76,9 @@ func TestEndToEndEOFWithCallsHeld(t *testing.T) {
 	checkNoLeftovers(t, mark)
 }
 
-// TestEndToEndSIGTERMAnswersHeldCalls (tester 5, item 2): a call still
-// held when jobdeck --serve --private is told to exit gets an error that
-// says so; before, it got no answer at all.
+// TestEndToEndSIGTERMAnswersHeldCalls: a call still held when jobdeck
+// --serve --private is told to exit gets an error that says so, not
+// silence.
 func TestEndToEndSIGTERMAnswersHeldCalls(t *testing.T) {
 	t.Parallel()
 	r := startRawServe(t, "--private", "--grace", "0")

@@ -194,12 +194,6 @@ func plainOK(s string) bool {
 	return true
 }
 
-// connect2 connects a second client to a fresh server over the same core:
-// sessions are independent whatever server they reach.
-func connect2(t *testing.T, _ *mcp.ClientSession, fc *fakeCore) *mcp.ClientSession {
-	return connect(t, fc, nil)
-}
-
 // waitFor is testkit.WaitFor for a condition that needs no name.
 func waitFor(t *testing.T, d time.Duration, cond func() bool) {
 	t.Helper()

@@ -65,9 +65,9 @@ func TestNotesOnce(t *testing.T) {
 	}
 
 	// A client that connects later is told only of the jobs that finish
-	// after it came, not of the whole history (tester 2, item 9), and a
+	// after it came, not of the whole history, and a
 	// wait on any job does not end at once on an old one.
-	other := connect2(t, cs, fc)
+	other := connect(t, fc, nil) // a second client, of its own server over the same core
 	if _, text := ok(t, other, toolStatus, map[string]any{"id": 0}); strings.Contains(text, "(finished;") {
 		t.Errorf("a new session is noted the jobs that finished before it came:\n%s", text)
 	}

@@ -32,11 +32,10 @@ func checkCutCommand(t *testing.T, what, got string, bytes, max int, cmd string)
 	}
 }
 
-// TestEndToEndStructuredBudget (tester 2, item 2): a job of a 1 MiB
-// command made a 600 KB result, its command whole in the structured
-// content of the list, a wait on any job and a finished-job note. Every
-// result, text and structured content, fits its budget, and a command is
-// cut as the header cuts it, with its whole length said.
+// TestEndToEndStructuredBudget: with a job of a 1 MiB command in the
+// list, a wait on any job and a finished-job note, every result, text and
+// structured content, fits its budget, and a command is cut as the header
+// cuts it, with its whole length said.
 func TestEndToEndStructuredBudget(t *testing.T) {
 	t.Parallel()
 	cs, cmd := startServe(t, &recorder{}, os.Stderr)
@@ -86,9 +85,9 @@ func TestEndToEndStructuredBudget(t *testing.T) {
 	ok(t, cs, toolKill, map[string]any{"id": 1, "grace": 0})
 }
 
-// TestEndToEndNotesSinceConnect (tester 2, item 9): a new client of a
-// session was noted the whole finished-job history in its first result.
-// It is told only of the jobs that finish after it came.
+// TestEndToEndNotesSinceConnect: a new client of a session is told only
+// of the jobs that finish after it came, not the whole finished-job
+// history.
 func TestEndToEndNotesSinceConnect(t *testing.T) {
 	t.Parallel()
 	dir, env := t.TempDir(), []string{"JOBDECK_SESSION_DIR=" + sessionDir(t)}
@@ -156,11 +155,9 @@ func readPages(t *testing.T, cs *mcp.ClientSession, args map[string]any, stop fl
 	return seen, pages
 }
 
-// TestEndToEndHeadPages (tester 2, item 3): a head read within a byte
-// budget showed the newest lines of its range, and the hints overlapped,
-// so reading 2000 lines took 21 calls. A head read shows the first lines,
-// and each hint reads the next range: every line once, in ceil(2000 /
-// page) calls.
+// TestEndToEndHeadPages: a head read within a byte budget shows the
+// first lines of its range, and each hint reads the next range: every
+// line once, in ceil(2000 / page) calls.
 func TestEndToEndHeadPages(t *testing.T) {
 	t.Parallel()
 	cs, cmd := startServe(t, &recorder{}, os.Stderr)
@@ -196,8 +193,8 @@ func TestEndToEndHeadPages(t *testing.T) {
 	t.Logf("pages: %v", pages)
 }
 
-// TestEndToEndGrepLongLine (tester 2, item 5): a long matching line cut to
-// the line budget in the middle hid its match. It is cut around the match.
+// TestEndToEndGrepLongLine: a long matching line is cut to the line
+// budget around its match, so the match shows.
 func TestEndToEndGrepLongLine(t *testing.T) {
 	t.Parallel()
 	cs, cmd := startServe(t, &recorder{}, os.Stderr)
@@ -223,10 +220,9 @@ func TestEndToEndGrepLongLine(t *testing.T) {
 	}
 }
 
-// TestEndToEndGrepHeader (tester 2, item 7): the grep header named the
-// lines up to the last one shown, or lines the ring had dropped, as the
-// lines searched, and "--" separated matches without context. The header
-// names the range searched, and "--" separates groups only with context.
+// TestEndToEndGrepHeader: the grep header names the range searched (not
+// the lines up to the last shown, nor lines the ring dropped), and "--"
+// separates groups only with context.
 func TestEndToEndGrepHeader(t *testing.T) {
 	t.Parallel()
 	cs, cmd := startServe(t, &recorder{}, os.Stderr)
@@ -251,9 +247,8 @@ func TestEndToEndGrepHeader(t *testing.T) {
 	}
 }
 
-// TestEndToEndTwoStops (tester 2, item 6): two clients of one session
-// stopping one job; the second was told it had stopped it (both clients
-// have one name). Its report says who asked first and that the job was
+// TestEndToEndTwoStops: two clients of one session (of one name) stop one
+// job. The second's report says who asked first and that the job was
 // already stopping; the first's report is its own stop.
 func TestEndToEndTwoStops(t *testing.T) {
 	t.Parallel()
@@ -292,9 +287,9 @@ func TestEndToEndTwoStops(t *testing.T) {
 	waitExit(t, cmdB, 30*time.Second)
 }
 
-// TestEndToEndKillDescribesGrace (tester 2, item 8): job_kill's
-// description said the grace was 5 s whatever --grace said. It states the
-// grace in use, in-process and through a session.
+// TestEndToEndKillDescribesGrace: job_kill's description states the
+// grace in use (--grace, not always 5 s), in-process and through a
+// session.
 func TestEndToEndKillDescribesGrace(t *testing.T) {
 	t.Parallel()
 	env := []string{"JOBDECK_SESSION_DIR=" + sessionDir(t)}
@@ -321,9 +316,9 @@ func TestEndToEndKillDescribesGrace(t *testing.T) {
 	}
 }
 
-// TestEndToEndForeignKill (tester 2, item 10): a SIGKILL jobdeck did not
-// send was put down to the OOM killer, a guess. It is said to be foreign,
-// and the OOM killer is named only when the job's cgroup counted its kills.
+// TestEndToEndForeignKill: a SIGKILL jobdeck did not send is said to be
+// foreign, and the OOM killer is named only when the job's cgroup counted
+// its kills, never as a guess.
 func TestEndToEndForeignKill(t *testing.T) {
 	t.Parallel()
 	cs, cmd := startServe(t, &recorder{}, os.Stderr)
@@ -336,8 +331,8 @@ func TestEndToEndForeignKill(t *testing.T) {
 	}
 }
 
-// TestEndToEndNameWithSpaces (tester 2, item 10): background takes a name
-// with spaces, as docs/agent-tools.md says, and id selects it without case.
+// TestEndToEndNameWithSpaces: background takes a name with spaces, as
+// docs/agent-tools.md says, and id selects it without case.
 func TestEndToEndNameWithSpaces(t *testing.T) {
 	t.Parallel()
 	cs, cmd := startServe(t, &recorder{}, os.Stderr)

@@ -127,7 +127,7 @@ func callText(b *testing.B, cs *mcp.ClientSession, tool string, args map[string]
 // (`jobdeck --serve --private`), and the same command with its stdout read
 // and discarded by this process (the trivial reader: the physical limit of
 // the pipe or the pty). It reports each job's time over the trivial
-// reader's. Target (issue 8): session ≤ 1.25.
+// reader's. Target: session ≤ 1.25.
 //
 //	go test ./session -run '^$' -bench IngestThroughSession -benchtime 3x
 func BenchmarkIngestThroughSession(b *testing.B) {

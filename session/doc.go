@@ -11,20 +11,14 @@
 // 0600, and every connection's peer uid (SO_PEERCRED) must be the owner's,
 // or the connection is closed at once.
 //
-// Naming (Key): a session is named after its worktree (the top level of the
-// git work tree of the directory a client starts in; outside git, that
-// directory), or after a name the user gives (--session NAME). Its files in
-// the directory are <key>.sock (the socket), <key>.lock (held with flock
-// for the session's whole life), <key>.json (what `jobdeck sessions`
-// shows) and <key>.log (the session's own messages; removed at a clean
-// end, kept when the jobs did not all stop or a warning was logged).
-//
-// Liveness is the lock, never a file that exists: a client that cannot
-// connect takes the lock; when it gets it, no session is alive, and it
-// removes what a dead one left (socket, info) and starts a new one, handing
-// it the locked file. Two clients started at the same instant therefore
-// end up in one session: the loser of the lock waits for the winner's
-// session to listen.
+// Naming (Key): a session is named after its worktree (the git top level
+// of the directory a client starts in; outside git, that directory), or
+// after --session NAME. Its files are <key>.sock, <key>.lock (held with
+// flock for the session's whole life: liveness is the lock, never a file,
+// ARCHITECTURE.md §2), <key>.json (what `jobdeck sessions` shows) and
+// <key>.log (its own messages; removed at a clean end, kept when the jobs
+// did not all stop or a warning was logged). Two clients started at the
+// same instant end up in one session.
 //
 // Wire: every connection starts with one JSON-RPC 2.0 request line,
 // "jobdeck/hello" (Hello), answered by one response line (Welcome, or an

@@ -85,7 +85,7 @@ func TestWrapperEndsLikeItsCommand(t *testing.T) {
 // TestBuiltinLoopStops: a compound command that runs only builtins when
 // the stop comes (the shell itself is stopped, no program it waited for)
 // ends killed by SIGTERM, not "exited 0" (what the last builtin
-// returned; a tester saw it).
+// returned).
 func TestBuiltinLoopStops(t *testing.T) {
 	t.Parallel()
 	for _, cmd := range []string{

@@ -48,7 +48,7 @@ func frameModel(c *fakeCore, w, h int) *Model {
 // fetch the frame tick starts (run here at once, as its command would),
 // its result taken into the model, and the draw from that state.
 func frame(m *Model) {
-	m.onFetched(fetch(m.ctx, m.core, m.sight(), nil))
+	m.onFetched(fetch(m.ctx, m.core, m.screenView(), nil))
 	_ = m.View()
 }
 

@@ -89,13 +89,13 @@ func (m *Model) renderOverlay(o *overlay, r rect) []string {
 		return out
 	}
 	b := lipgloss.ThickBorder()
-	out = append(out, frameTop(b, m.st.paint.borderFocS, m.st.paint.titleFocS, o.title, "", r.w))
+	out = append(out, frameTop(b, m.st.rendered.borderFocS, m.st.rendered.titleFocS, o.title, "", r.w))
 	var hl paneHL
 	if s := m.search; s != nil && s.overlay {
 		hl = paneHL{s.re, s.cur}
 	}
 	for _, cell := range o.cells(r, hl) {
-		out = append(out, m.st.paint.borderFL+cell+m.st.paint.borderFoc)
+		out = append(out, m.st.rendered.borderFL+cell+m.st.rendered.borderFoc)
 	}
 	note := "Esc closes"
 	if o.scrollable(r) {
@@ -104,6 +104,6 @@ func (m *Model) renderOverlay(o *overlay, r rect) []string {
 	if o.wrap {
 		note = "wrap · " + note
 	}
-	out = append(out, frameBottom(b, m.st.paint.borderFocS, note, r.w))
+	out = append(out, frameBottom(b, m.st.rendered.borderFocS, note, r.w))
 	return out
 }

@@ -20,17 +20,17 @@ import (
 // draws it. A core behind a socket is therefore never called while the
 // screen is drawn, and a slow one only delays the next frame.
 
-// sight is what decides which panes show and what each reads: a copy of
+// screenView is what decides which panes show and what each reads: a copy of
 // the model's view of the screen, so that a fetch command can plan from
 // the job list it fetched without touching the model.
-type sight struct {
+type screenView struct {
 	width, height, footer int
 	zoomed                bool
 	covered               bool // an overlay covers the panes: nothing to read
 	current               model.JobID
 	hasCurrent            bool
 	scroll                map[model.JobID]uint64 // a paused pane's top seq
-	// prev holds the windows as last fetched (requestFetch's sight only):
+	// prev holds the windows as last fetched (requestFetch's screenView only):
 	// a fetch keeps those whose job printed nothing since.
 	prev map[model.JobID]paneWindow
 }
@@ -44,9 +44,9 @@ type paneReq struct {
 	top        uint64
 }
 
-// sight copies what the model's screen looks like now.
-func (m *Model) sight() sight {
-	return sight{
+// screenView copies what the model's screen looks like now.
+func (m *Model) screenView() screenView {
+	return screenView{
 		width: m.width, height: m.height, footer: m.footerRows(), zoomed: m.zoomed,
 		covered: m.overlay != nil, current: m.current, hasCurrent: m.hasCurrent,
 		scroll: maps(m.scroll),
@@ -63,7 +63,7 @@ func maps(in map[model.JobID]uint64) map[model.JobID]uint64 {
 
 // settle keeps the selection on a job of jobs: the first one when the
 // selected job is gone or none is selected.
-func (v sight) settle(jobs []model.Snapshot) sight {
+func (v screenView) settle(jobs []model.Snapshot) screenView {
 	if len(jobs) == 0 {
 		v.hasCurrent = false
 		return v
@@ -75,13 +75,13 @@ func (v sight) settle(jobs []model.Snapshot) sight {
 }
 
 // layout is the screen layout for jobs.
-func (v sight) layout(jobs []model.Snapshot) screenLayout {
+func (v screenView) layout(jobs []model.Snapshot) screenLayout {
 	return layoutScreen(v.width, v.height, len(jobs), v.footer, v.zoomed && v.hasCurrent)
 }
 
 // panes returns the jobs shown in panes and where they go: the selected
 // one alone when zoomed, else paneJobs in a grid.
-func (v sight) panes(jobs []model.Snapshot) ([]model.Snapshot, []rect) {
+func (v screenView) panes(jobs []model.Snapshot) ([]model.Snapshot, []rect) {
 	l := v.layout(jobs)
 	if v.zoomed && v.hasCurrent {
 		if i := slices.IndexFunc(jobs, func(s model.Snapshot) bool { return s.ID == v.current }); i >= 0 {
@@ -94,7 +94,7 @@ func (v sight) panes(jobs []model.Snapshot) ([]model.Snapshot, []rect) {
 
 // plan is the reads that fill the panes shown for jobs; none when the
 // screen is too small or an overlay covers the panes.
-func (v sight) plan(jobs []model.Snapshot) []paneReq {
+func (v screenView) plan(jobs []model.Snapshot) []paneReq {
 	if v.covered || tooSmall(v.width, v.height) {
 		return nil
 	}
@@ -170,7 +170,7 @@ type fetchedMsg struct {
 
 // fetch reads what the screen shows from the core: the list, then the
 // windows that v plans from that list, then the overlay's report.
-func fetch(ctx context.Context, core Core, v sight, overlay *model.JobID) fetchedMsg {
+func fetch(ctx context.Context, core Core, v screenView, overlay *model.JobID) fetchedMsg {
 	jobs, err := core.List(ctx)
 	if err != nil {
 		return fetchedMsg{err: err}
@@ -247,7 +247,7 @@ func (m *Model) requestFetch() tea.Cmd {
 		id := *m.overlay.job
 		overlay = &id
 	}
-	v := m.sight()
+	v := m.screenView()
 	v.prev = make(map[model.JobID]paneWindow, len(m.windows))
 	for id, w := range m.windows {
 		v.prev[id] = w
@@ -277,7 +277,7 @@ func (m *Model) fetchIfStale() tea.Cmd {
 // planMoved tells whether the panes, laid out now, differ from what the
 // last fetch planned.
 func (m *Model) planMoved() bool {
-	return !slices.Equal(m.sight().settle(m.jobs).plan(m.jobs), m.planned)
+	return !slices.Equal(m.screenView().settle(m.jobs).plan(m.jobs), m.planned)
 }
 
 // onFetched takes what a fetch brought into the model.
@@ -347,7 +347,7 @@ func (m *Model) anchored(id model.JobID, w paneWindow, plan []paneReq) paneWindo
 // settleSelection keeps the selection on a job that exists and forgets
 // the scroll of jobs that are gone.
 func (m *Model) settleSelection() {
-	v := m.sight().settle(m.jobs)
+	v := m.screenView().settle(m.jobs)
 	m.current, m.hasCurrent = v.current, v.hasCurrent
 	gone := func(id model.JobID) bool {
 		return !slices.ContainsFunc(m.jobs, func(s model.Snapshot) bool { return s.ID == id })

@@ -17,9 +17,9 @@ import (
 // frame. A pane's body rows are written straight into it (no string per
 // row), so a frame costs a few allocations per pane, not per line.
 
-// placed is a part of the screen: a rect and its rows, given as lines or
+// screenPart is a part of the screen: a rect and its rows, given as lines or
 // drawn by line (row i appended to dst); exactly r.h rows of r.w cells.
-type placed struct {
+type screenPart struct {
 	r     rect
 	lines []string
 	line  func(dst []byte, i int) []byte
@@ -28,8 +28,8 @@ type placed struct {
 // compose appends the screen's height rows to dst, "\n" between them, each
 // row made of the parts that cover it in x order, and returns dst and the
 // offset in it where row footY starts (len(dst) when no row does).
-func compose(dst []byte, height int, parts []placed, footY int) ([]byte, int) {
-	slices.SortStableFunc(parts, func(a, b placed) int { return cmp.Compare(a.r.x, b.r.x) })
+func compose(dst []byte, height int, parts []screenPart, footY int) ([]byte, int) {
+	slices.SortStableFunc(parts, func(a, b screenPart) int { return cmp.Compare(a.r.x, b.r.x) })
 	foot := -1
 	for y := range height {
 		if y > 0 {
@@ -149,12 +149,12 @@ func (m *Model) appendRow(dst []byte, r paneRow, w int, hl paneHL) []byte {
 	tw := w - 2
 	if r.dropped > 0 {
 		dst = append(dst, "  "...)
-		dst = append(dst, m.st.paint.droppedOpen...)
+		dst = append(dst, m.st.rendered.droppedOpen...)
 		dst = appendFit(dst, present.Dropped(r.dropped), tw)
-		return append(dst, m.st.paint.dropC...)
+		return append(dst, m.st.rendered.dropC...)
 	}
 	if r.line.Stream == model.StreamErr {
-		dst = append(dst, m.st.paint.errMark...)
+		dst = append(dst, m.st.rendered.errMark...)
 		dst = append(dst, ' ')
 	} else {
 		dst = append(dst, "  "...)
@@ -165,9 +165,9 @@ func (m *Model) appendRow(dst []byte, r paneRow, w int, hl paneHL) []byte {
 		note := " " + present.Cut(r.line.Dropped)
 		if nw := ansi.StringWidth(note); tw > nw+4 {
 			dst = appendFit(dst, hl.mark(styledLine(r.line.Text, m.st.NoColor), r.line.Seq), tw-nw)
-			dst = append(dst, m.st.paint.droppedOpen...)
+			dst = append(dst, m.st.rendered.droppedOpen...)
 			dst = append(dst, note...)
-			return append(dst, m.st.paint.dropC...)
+			return append(dst, m.st.rendered.dropC...)
 		}
 	}
 	if hl.re != nil {

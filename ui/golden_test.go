@@ -41,10 +41,10 @@ func TestColoursAndTint(t *testing.T) {
 	v := h.m.View().Content
 	st := h.m.st
 	want := []string{
-		"\x1b[32m\x1b[1mVITE\x1b[22m v5.0.0\x1b[39m",       // the job's colours, normalised by sanitize
-		st.paint.errMark + " (!) \x1b[33mwarning:\x1b[39m", // the mark tinted, the text not
-		st.paint.errMark + " Error: \x1b[31mECONNREFUSED\x1b[m 127.0.0.1:5432",
-		st.paint.droppedOpen + "[… 1234 lines dropped]",
+		"\x1b[32m\x1b[1mVITE\x1b[22m v5.0.0\x1b[39m",          // the job's colours, normalised by sanitize
+		st.rendered.errMark + " (!) \x1b[33mwarning:\x1b[39m", // the mark tinted, the text not
+		st.rendered.errMark + " Error: \x1b[31mECONNREFUSED\x1b[m 127.0.0.1:5432",
+		st.rendered.droppedOpen + "[… 1234 lines dropped]",
 	}
 	for _, w := range want {
 		if !strings.Contains(v, w) {

@@ -84,7 +84,7 @@ func newHarness(t *testing.T, core *fakeCore, w, height int, opts Options) *harn
 			return func() tea.Msg { return waitArmedMsg{} }
 		},
 		// Fetches run at once, like every other command here.
-		fetch: func(ctx context.Context, c Core, v sight, overlay *model.JobID) tea.Cmd {
+		fetch: func(ctx context.Context, c Core, v screenView, overlay *model.JobID) tea.Cmd {
 			return func() tea.Msg {
 				h.fetches++
 				return fetch(ctx, c, v, overlay)

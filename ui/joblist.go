@@ -19,19 +19,19 @@ import (
 func (st Styles) stateGlyph(s model.Snapshot) (string, sgr) {
 	switch {
 	case s.State == model.StateFailed:
-		return "!", st.paint.failed
+		return "!", st.rendered.failed
 	case s.State == model.StateStopping:
-		return "◌", st.paint.stopping
+		return "◌", st.rendered.stopping
 	case s.Exit == nil:
-		return "●", st.paint.running
+		return "●", st.rendered.running
 	case s.Remaining > 0 && !s.Done:
-		return "◑", st.paint.lingering
+		return "◑", st.rendered.lingering
 	case s.Exit.Signaled():
-		return "⊘", st.paint.failed
+		return "⊘", st.rendered.failed
 	case s.Exit.Code == 0:
-		return "✓", st.paint.succeeded
+		return "✓", st.rendered.succeeded
 	default:
-		return "✗", st.paint.failed
+		return "✗", st.rendered.failed
 	}
 }
 
@@ -47,12 +47,12 @@ func (m *Model) renderList(r rect) []string {
 		return out
 	}
 	b := lipgloss.RoundedBorder()
-	out = append(out, frameTop(b, m.st.paint.borderS, m.st.paint.titleS, m.listTitle(), "", r.w))
+	out = append(out, frameTop(b, m.st.rendered.borderS, m.st.rendered.titleS, m.listTitle(), "", r.w))
 	inner, rows := r.w-2, r.h-2
 	if rows <= 0 {
 		return out[:min(len(out), r.h)]
 	}
-	vl, vr := m.st.paint.borderL, m.st.paint.border
+	vl, vr := m.st.rendered.borderL, m.st.rendered.border
 
 	// Column widths from the content. The state column shows the full
 	// status ("exited 0, 1 still running", "killed by SIGTERM") when it
@@ -87,7 +87,7 @@ func (m *Model) renderList(r rect) []string {
 		var cell string
 		switch {
 		case len(m.jobs) == 0 && i == 0:
-			cell = m.st.paint.dimS.wrap(fit(" no jobs yet", inner))
+			cell = m.st.rendered.dimS.wrap(fit(" no jobs yet", inner))
 		case j < len(m.jobs):
 			cell = m.listRow(m.jobs[j], inner, cols)
 		default:
@@ -95,7 +95,7 @@ func (m *Model) renderList(r rect) []string {
 		}
 		out = append(out, vl+cell+vr)
 	}
-	out = append(out, frameBottom(b, m.st.paint.borderS, "", r.w))
+	out = append(out, frameBottom(b, m.st.rendered.borderS, "", r.w))
 	return out
 }
 
@@ -133,7 +133,7 @@ func (m *Model) listRow(s model.Snapshot, w int, c listCols) string {
 	}
 	if sel {
 		row := "▸" + glyph + " " + label + " " + status + " " + elapsed + " " + cmd
-		return m.st.paint.selectedS.wrap(fit(row, w))
+		return m.st.rendered.selectedS.wrap(fit(row, w))
 	}
 	var sb strings.Builder
 	sb.WriteString(" ")
@@ -143,7 +143,7 @@ func (m *Model) listRow(s model.Snapshot, w int, c listCols) string {
 	sb.WriteString(" ")
 	sb.WriteString(gs.wrap(status))
 	sb.WriteString(" ")
-	sb.WriteString(m.st.paint.dimS.wrap(elapsed))
+	sb.WriteString(m.st.rendered.dimS.wrap(elapsed))
 	sb.WriteString(" ")
 	sb.WriteString(cmd)
 	return fit(sb.String(), w)

@@ -113,7 +113,7 @@ type effects struct {
 	clock func() time.Time
 	tick  func(d time.Duration, msg tea.Msg) tea.Cmd
 	wait  func(ctx context.Context, sub Subscription) tea.Cmd
-	fetch func(ctx context.Context, core Core, v sight, overlay *model.JobID) tea.Cmd
+	fetch func(ctx context.Context, core Core, v screenView, overlay *model.JobID) tea.Cmd
 }
 
 func realEffects() effects {
@@ -128,7 +128,7 @@ func realEffects() effects {
 				return eventsMsg{events: evs, err: err}
 			}
 		},
-		fetch: func(ctx context.Context, core Core, v sight, overlay *model.JobID) tea.Cmd {
+		fetch: func(ctx context.Context, core Core, v screenView, overlay *model.JobID) tea.Cmd {
 			return func() tea.Msg { return fetch(ctx, core, v, overlay) }
 		},
 	}
@@ -254,13 +254,13 @@ func (m *Model) liveCount() int {
 }
 
 // layout returns the screen layout for the current size and state.
-func (m *Model) layout() screenLayout { return m.sight().layout(m.jobs) }
+func (m *Model) layout() screenLayout { return m.screenView().layout(m.jobs) }
 
 // paneJobs returns the jobs shown in panes (see paneJobs).
 func (m *Model) paneJobs() []model.Snapshot { return paneJobs(m.jobs, m.current, m.hasCurrent) }
 
 // paneRects returns the shown panes and where they go.
-func (m *Model) paneRects() ([]model.Snapshot, []rect) { return m.sight().panes(m.jobs) }
+func (m *Model) paneRects() ([]model.Snapshot, []rect) { return m.screenView().panes(m.jobs) }
 
 // focusedRows returns the number of body rows of the selected job's pane,
 // or 0 when it has none.

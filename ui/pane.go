@@ -188,19 +188,19 @@ type paneView struct {
 // says when the pane is paused, zoomed or wrapped: exactly r.h rows of
 // exactly r.w cells. Its body rows are drawn straight into the frame
 // (paneLine) unless it wraps.
-func (m *Model) renderPane(p paneView, r rect) placed {
+func (m *Model) renderPane(p paneView, r rect) screenPart {
 	if r.w < 4 || r.h < 2 {
 		out := make([]string, 0, r.h)
 		for range r.h {
 			out = append(out, spaces(r.w))
 		}
-		return placed{r: r, lines: out}
+		return screenPart{r: r, lines: out}
 	}
-	b, bst, tst := lipgloss.RoundedBorder(), m.st.paint.borderS, m.st.paint.titleS
-	vl, vr := m.st.paint.borderL, m.st.paint.border
+	b, bst, tst := lipgloss.RoundedBorder(), m.st.rendered.borderS, m.st.rendered.titleS
+	vl, vr := m.st.rendered.borderL, m.st.rendered.border
 	if p.focused {
-		b, bst, tst = lipgloss.ThickBorder(), m.st.paint.borderFocS, m.st.paint.titleFocS
-		vl, vr = m.st.paint.borderFL, m.st.paint.borderFoc
+		b, bst, tst = lipgloss.ThickBorder(), m.st.rendered.borderFocS, m.st.rendered.titleFocS
+		vl, vr = m.st.rendered.borderFL, m.st.rendered.borderFoc
 	}
 	top := frameTop(b, bst, tst, present.Title(p.snap, m.shownNow()), strconv.Itoa(p.num), r.w)
 	win := m.windows[p.snap.ID] // as last fetched
@@ -212,10 +212,10 @@ func (m *Model) renderPane(p paneView, r rect) placed {
 		for _, cell := range m.paneCells(p, win, inner, body) {
 			out = append(out, vl+cell+vr)
 		}
-		return placed{r: r, lines: append(out, bottom)}
+		return screenPart{r: r, lines: append(out, bottom)}
 	}
 	live := p.snap.Live()
-	return placed{r: r, line: func(dst []byte, i int) []byte {
+	return screenPart{r: r, line: func(dst []byte, i int) []byte {
 		switch {
 		case i == 0:
 			return append(dst, top...)
@@ -227,7 +227,7 @@ func (m *Model) renderPane(p paneView, r rect) placed {
 		case j < len(win.rows):
 			dst = m.appendRow(dst, win.rows[j], inner, p.hl)
 		case j == 0 && win.empty:
-			dst = append(dst, m.st.paint.dimS.wrap(fit("  "+present.NoOutput(live), inner))...)
+			dst = append(dst, m.st.rendered.dimS.wrap(fit("  "+present.NoOutput(live), inner))...)
 		default:
 			dst = appendSpaces(dst, inner)
 		}
@@ -240,13 +240,13 @@ func (m *Model) renderPane(p paneView, r rect) placed {
 func (m *Model) renderRow(r paneRow, w int) string {
 	tw := w - 2
 	if r.dropped > 0 {
-		return "  " + m.st.paint.droppedOpen + fit(present.Dropped(r.dropped), tw) + m.st.paint.dropC
+		return "  " + m.st.rendered.droppedOpen + fit(present.Dropped(r.dropped), tw) + m.st.rendered.dropC
 	}
 	s := fit(styledLine(r.line.Text, m.st.NoColor), tw)
 	if r.line.Stream == model.StreamErr {
 		// The tinted mark says stderr; the text keeps the job's own
 		// colours (routine stderr logging is not an error).
-		return m.st.paint.errMark + " " + s
+		return m.st.rendered.errMark + " " + s
 	}
 	return "  " + s
 }

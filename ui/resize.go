@@ -109,7 +109,7 @@ func (m *Model) startSizes(n int) []model.TermSize {
 	for i := range n {
 		jobs = append(jobs, model.Snapshot{ID: next + model.JobID(i), State: model.StateRunning, TTY: true})
 	}
-	v := m.sight()
+	v := m.screenView()
 	if n > 0 {
 		v.current, v.hasCurrent = next, true
 	}

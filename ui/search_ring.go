@@ -72,7 +72,7 @@ func pickMatch(ms []uint64, dir searchDir, from uint64) (cur uint64, wrapped, go
 // search focuses it): zero rows when it has none (an overlay covers the
 // panes, the screen is too small).
 func (m *Model) searchPane(id model.JobID) paneReq {
-	v := m.sight()
+	v := m.screenView()
 	v.current, v.hasCurrent = id, true
 	for _, r := range v.plan(m.jobs) {
 		if r.id == id {

@@ -47,7 +47,7 @@ func TestOneFetchInFlight(t *testing.T) {
 	c := fixtureCore(3)
 	m := New(t.Context(), c, Options{KeyMap: testKeys(), Now: fixedNow})
 	var held []heldFetch
-	m.fx.fetch = func(ctx context.Context, core Core, v sight, overlay *model.JobID) tea.Cmd {
+	m.fx.fetch = func(ctx context.Context, core Core, v screenView, overlay *model.JobID) tea.Cmd {
 		return func() tea.Msg {
 			held = append(held, heldFetch{func() tea.Msg { return fetch(ctx, core, v, overlay) }})
 			return nil

@@ -51,12 +51,12 @@ type Styles struct {
 	PaletteText, PaletteErr lipgloss.Style
 	Help                    help.Styles
 
-	// paint caches strings used once per rendered line.
-	paint paint
+	// rendered caches strings used once per rendered line.
+	rendered renderedPieces
 }
 
-// paint holds pre-rendered pieces used in hot loops.
-type paint struct {
+// renderedPieces are pieces rendered once, used in hot loops.
+type renderedPieces struct {
 	errMark            string // styled "!"
 	border, borderFoc  string // styled vertical border pieces
 	borderL, borderFL  string
@@ -132,17 +132,17 @@ func NewStyles(noColor bool) Styles {
 		s.Help.FullSeparator = fg(p.Dim)
 		s.Help.Ellipsis = fg(p.Dim)
 	}
-	s.paint.errMark = s.ErrMark.Render("!")
-	s.paint.droppedOpen, s.paint.dropC = sgrAround(s.Dropped)
-	s.paint.border = s.Border.Render(lipgloss.RoundedBorder().Right)
-	s.paint.borderL = s.Border.Render(lipgloss.RoundedBorder().Left)
-	s.paint.borderFoc = s.BorderFocus.Render(lipgloss.ThickBorder().Right)
-	s.paint.borderFL = s.BorderFocus.Render(lipgloss.ThickBorder().Left)
-	s.paint.borderS, s.paint.borderFocS = sgrOf(s.Border), sgrOf(s.BorderFocus)
-	s.paint.titleS, s.paint.titleFocS = sgrOf(s.Title), sgrOf(s.TitleFocus)
-	s.paint.dimS, s.paint.selectedS = sgrOf(s.Dim), sgrOf(s.Selected)
-	s.paint.running, s.paint.stopping = sgrOf(s.Running), sgrOf(s.Stopping)
-	s.paint.succeeded, s.paint.failed, s.paint.lingering = sgrOf(s.Succeeded), sgrOf(s.Failed), sgrOf(s.Lingering)
+	s.rendered.errMark = s.ErrMark.Render("!")
+	s.rendered.droppedOpen, s.rendered.dropC = sgrAround(s.Dropped)
+	s.rendered.border = s.Border.Render(lipgloss.RoundedBorder().Right)
+	s.rendered.borderL = s.Border.Render(lipgloss.RoundedBorder().Left)
+	s.rendered.borderFoc = s.BorderFocus.Render(lipgloss.ThickBorder().Right)
+	s.rendered.borderFL = s.BorderFocus.Render(lipgloss.ThickBorder().Left)
+	s.rendered.borderS, s.rendered.borderFocS = sgrOf(s.Border), sgrOf(s.BorderFocus)
+	s.rendered.titleS, s.rendered.titleFocS = sgrOf(s.Title), sgrOf(s.TitleFocus)
+	s.rendered.dimS, s.rendered.selectedS = sgrOf(s.Dim), sgrOf(s.Selected)
+	s.rendered.running, s.rendered.stopping = sgrOf(s.Running), sgrOf(s.Stopping)
+	s.rendered.succeeded, s.rendered.failed, s.rendered.lingering = sgrOf(s.Succeeded), sgrOf(s.Failed), sgrOf(s.Lingering)
 	return s
 }
 

@@ -65,15 +65,15 @@ func (m *Model) renderFrame() {
 		return
 	}
 	l := m.layout()
-	parts := make([]placed, 0, MaxPanes+2)
+	parts := make([]screenPart, 0, MaxPanes+2)
 	if l.list.w > 0 && l.list.h > 0 {
-		parts = append(parts, placed{r: l.list, lines: m.renderList(l.list)})
+		parts = append(parts, screenPart{r: l.list, lines: m.renderList(l.list)})
 	}
 	switch {
 	case m.overlay != nil:
-		parts = append(parts, placed{r: l.panes, lines: m.renderOverlay(m.overlay, l.panes)})
+		parts = append(parts, screenPart{r: l.panes, lines: m.renderOverlay(m.overlay, l.panes)})
 	case len(m.jobs) == 0:
-		parts = append(parts, placed{r: l.panes, lines: m.renderEmpty(l.panes)})
+		parts = append(parts, screenPart{r: l.panes, lines: m.renderEmpty(l.panes)})
 	default:
 		shown, rects := m.paneRects()
 		for i, s := range shown {
@@ -89,7 +89,7 @@ func (m *Model) renderFrame() {
 			parts = append(parts, m.renderPane(p, rects[i]))
 		}
 	}
-	parts = append(parts, placed{r: l.footer, lines: m.renderFooter(l.footer.w, l.footer.h)})
+	parts = append(parts, screenPart{r: l.footer, lines: m.renderFooter(l.footer.w, l.footer.h)})
 	m.frame, m.cache.footOff = compose(m.frame[:0], m.height, parts, l.footer.y)
 	m.cache.footer = l.footer
 	m.cache.content = string(m.frame)

@@ -140,14 +140,14 @@ func (m *Model) wrappedRow(r paneRow, w int, hl paneHL) []string {
 	text := hl.mark(styledLine(r.line.Text, m.st.NoColor), r.line.Seq)
 	if r.line.Dropped > 0 {
 		// The whole line shows, then the marker of what the ring cut.
-		text += " " + m.st.paint.droppedOpen + present.Cut(r.line.Dropped) + m.st.paint.dropC
+		text += " " + m.st.rendered.droppedOpen + present.Cut(r.line.Dropped) + m.st.rendered.dropC
 	}
 	parts := wrapStyled(text, tw)
 	out := make([]string, len(parts))
 	for i, part := range parts {
 		gutter := "  "
 		if i == 0 && r.line.Stream == model.StreamErr {
-			gutter = m.st.paint.errMark + " "
+			gutter = m.st.rendered.errMark + " "
 		}
 		out[i] = gutter + fit(part, tw)
 	}

@@ -6,6 +6,6 @@
 // that starts jobs, process names, and where a job's private directory
 // goes. It knows nothing of jobs, events or the protocol.
 //
-// Platform files follow the rule of package supervisor's doc: _linux is
+// Platform files follow the rule of ARCHITECTURE.md §3: _linux is
 // Linux, _unix every Unix, _other every Unix but Linux.
 package sys
