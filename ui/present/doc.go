@@ -6,5 +6,6 @@
 //
 // The agent's words are made by package serve from the same structure;
 // the two never read each other's text, and this package imports neither
-// serve nor ui (deps_test.go keeps it so).
+// serve nor ui (deps_test.go keeps it so). A sentence both show is made
+// once, in package words or model (sentences_test.go keeps it so).
 package present
