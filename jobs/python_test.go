@@ -55,3 +55,26 @@ func TestPythonEscapesReachNoReader(t *testing.T) {
 		t.Fatalf("report: %q", plainText(rep))
 	}
 }
+
+// TestStderrIsATerminal: with a pty (the default) python sees a terminal
+// on stderr, and what it writes there is still kept as stderr, its
+// colour raw in the ring; with NoTTY it sees a pipe.
+func TestStderrIsATerminal(t *testing.T) {
+	needTools(t, "python3")
+	t.Parallel()
+	tb := newTable(t, Options{})
+	for _, tc := range []struct {
+		noTTY bool
+		want  string
+	}{{false, "\x1b[31mTrue\x1b[0m"}, {true, "\x1b[31mFalse\x1b[0m"}} {
+		r := start(t, tb, model.Spec{NoTTY: tc.noTTY, Command: `python3 -c 'import sys; print("\x1b[31m%s\x1b[0m" % sys.stderr.isatty(), file=sys.stderr)'`})
+		waitFor(t, 10*time.Second, "done", func() bool { return snap(t, tb, r.Job.ID).Done })
+		p, err := tb.Read(r.Job.ID, model.ReadRequest{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(p.Lines) != 1 || string(p.Lines[0].Text) != tc.want || p.Lines[0].Stream != model.StreamErr {
+			t.Errorf("NoTTY=%v: lines %q, want one stderr line %q", tc.noTTY, lineTexts(p), tc.want)
+		}
+	}
+}

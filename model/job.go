@@ -36,8 +36,8 @@ type Spec struct {
 	// Informational; empty means unknown.
 	Owner string
 	// NoTTY gives the job plain pipes for stdout and stderr instead of a
-	// pty on stdout. Pipes are faster; a pty gives line-buffered output
-	// and colours from programs that check isatty.
+	// pty on each. Pipes are faster; ptys give line-buffered output and
+	// colours from programs that check isatty, on stderr too.
 	NoTTY bool
 	// Grace is how long a stop waits between SIGTERM and SIGKILL: nil
 	// means the jobs core's default (DefaultGrace unless jobdeck was told

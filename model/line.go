@@ -9,7 +9,8 @@ type Stream uint8
 const (
 	// StreamOut is stdout: a pty, or a pipe for jobs started without one.
 	StreamOut Stream = iota
-	// StreamErr is stderr: always a pipe, so its lines can be marked.
+	// StreamErr is stderr: a pty of its own (a pipe for jobs started
+	// without one), read apart from stdout, so its lines can be marked.
 	StreamErr
 )
 

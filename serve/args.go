@@ -17,7 +17,7 @@ type BackgroundArgs struct {
 	Command string   `json:"command" jsonschema:"shell command (bash), stdin /dev/null; up to 1 MiB"`
 	Name    string   `json:"name,omitempty" jsonschema:"label: one line, spaces allowed, not a number; id accepts it; the newest job with the name"`
 	Cwd     string   `json:"cwd,omitempty" jsonschema:"working directory (default: jobdeck's)"`
-	TTY     *bool    `json:"tty,omitempty" jsonschema:"stdout on a pty (default true); false: plain pipes"`
+	TTY     *bool    `json:"tty,omitempty" jsonschema:"stdout and stderr on ptys (default true); false: plain pipes"`
 	Wait    *float64 `json:"wait,omitempty" jsonschema:"seconds to wait (0-600) for the end or, with until, a match"`
 	Until   string   `json:"until,omitempty" jsonschema:"regex that ends the wait when a line matches"`
 	Lines   *int     `json:"lines,omitempty" jsonschema:"newest N lines (1-2000, default 50)"`

@@ -54,18 +54,21 @@ type Config struct {
 	// inherited), sets PWD to Dir, and removes BASH_ENV and ENV so that
 	// bash reads no startup file.
 	Env []string
-	// TTY gives the job a pty on stdout (in raw output mode: OPOST off, so
-	// "\n" stays "\n"); false gives it a pipe. Stderr is always a pipe and
-	// stdin is always /dev/null.
+	// TTY gives the job a pty on stdout and a second one on stderr, both
+	// of one size and in raw output mode (OPOST off, so "\n" stays "\n"),
+	// so that isatty(2) holds and a program colours its stderr as in a
+	// terminal while jobdeck still tells the streams apart; when the
+	// second pty cannot be opened, stderr is a pipe and Handle.Notes says
+	// so. False gives the job two pipes. Stdin is always /dev/null.
 	TTY bool
-	// Ctty (with TTY) also makes the pty the job's controlling terminal,
+	// Ctty (with TTY) also makes the stdout pty the job's controlling terminal,
 	// so /dev/tty opens. Off by default, because then the kernel sends
 	// SIGHUP to the job's background processes when the leader exits
 	// (the leader is the session leader: measured here, `sleep 9 & exit`
 	// loses its sleep), which breaks "leader exited, N still running".
 	// Without it, /dev/tty fails with ENXIO in both modes.
 	Ctty bool
-	// Rows and Cols size the pty; zero means 40 × 160.
+	// Rows and Cols size the ptys; zero means 40 × 160.
 	Rows, Cols int
 	// Grace is the default time between SIGTERM and SIGKILL, used when
 	// jobdeck goes away (EOF on the control pipe); zero means 5 s, negative

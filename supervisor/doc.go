@@ -12,10 +12,13 @@
 //     EOF on the control pipe (Close, or jobdeck's death) stops the tree
 //     with Config.Grace.
 //   - Output never passes through the supervisor: jobdeck reads the pty
-//     master and the pipes itself, to EOF (EIO for a pty) once no process
-//     of the tree holds them. A pty is in raw output mode and, unless
-//     Config.Ctty, not the job's controlling terminal (the kernel would
-//     SIGHUP the job's background processes when the leader exits).
+//     masters and the pipes itself, to EOF (EIO for a pty) once no
+//     process of the tree holds them. With Config.TTY the job has two
+//     ptys, stdout's and stderr's, of one size and resized together, so
+//     it sees a terminal on both while jobdeck tells the streams apart.
+//     A pty is in raw output mode and, unless Config.Ctty, not the job's
+//     controlling terminal (the kernel would SIGHUP the job's background
+//     processes when the leader exits).
 //   - Events, in order: EventExit once, when the leader exits (with how
 //     many other processes still run); EventRemaining whenever that number
 //     changes after it or during a stop (a last 0 before EventEmpty when a

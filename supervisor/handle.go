@@ -16,6 +16,7 @@ type Handle struct {
 	stdout  *os.File
 	stderr  *os.File
 	tty     bool // stdout is a pty master (Resize sizes it)
+	errTTY  bool // stderr is a pty master too (Resize sizes both)
 	events  chan Event
 	pid     int
 	cgroup  string
@@ -60,8 +61,9 @@ func (h *Handle) Notes() []string { return append([]string(nil), h.notes...) }
 // closed pipe gets EPIPE/SIGPIPE.
 func (h *Handle) Stdout() *os.File { return h.stdout }
 
-// Stderr is the read end of the job's stderr pipe; read and close it like
-// Stdout.
+// Stderr is the read end of the job's stderr: a second pty's master with
+// Config.TTY (unless Notes says it could not be opened), else a pipe;
+// read and close it like Stdout.
 func (h *Handle) Stderr() *os.File { return h.stderr }
 
 // Events delivers the supervisor's reports in order. It is closed after the

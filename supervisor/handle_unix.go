@@ -4,6 +4,7 @@ package supervisor
 
 import (
 	"fmt"
+	"os"
 	"time"
 
 	"golang.org/x/sys/unix"
@@ -42,14 +43,15 @@ func (h *Handle) Close() error {
 	return nil
 }
 
-// Resize sets the size of the job's pty to cols×rows cells (TIOCSWINSZ on
-// the master) and has the supervisor send SIGWINCH to the leader's process
-// group, as a terminal does to its foreground: the pty is not the job's
-// controlling terminal (Config.Ctty), so the kernel sends none itself.
-// Programs that read the size (tput, ls, test runners, progress bars) see
-// the new one from then on. Sides are 1 to 65535. Errors: ErrNoTTY for a
-// job on pipes; once the output is closed (the job is over), ErrClosed
-// after Close, or an error wrapping ErrGone.
+// Resize sets the size of the job's ptys, stdout's and stderr's alike,
+// to cols×rows cells (TIOCSWINSZ on each master) and then has the
+// supervisor send SIGWINCH, once, to the leader's process group, as a
+// terminal does to its foreground: the ptys are not the job's controlling
+// terminal (Config.Ctty), so the kernel sends none itself. Programs that
+// read the size (tput, ls, test runners, progress bars) see the new one
+// from then on, on either stream. Sides are 1 to 65535. Errors: ErrNoTTY
+// for a job on pipes; once the output is closed (the job is over),
+// ErrClosed after Close, or an error wrapping ErrGone.
 func (h *Handle) Resize(cols, rows int) error {
 	if !h.tty {
 		return ErrNoTTY
@@ -57,21 +59,34 @@ func (h *Handle) Resize(cols, rows int) error {
 	if cols < 1 || rows < 1 || cols > 0xffff || rows > 0xffff {
 		return fmt.Errorf("%w: a pty of %d×%d cells", ErrBadConfig, cols, rows)
 	}
-	// The ioctl goes through the raw conn, never File.Fd, which can put
-	// the master back in blocking mode (its reader relies on it not being).
-	rc, err := h.stdout.SyscallConn()
+	ws := &unix.Winsize{Col: uint16(cols), Row: uint16(rows)}
+	if err := setWinsize(h.stdout, ws); err != nil {
+		return err
+	}
+	if h.errTTY {
+		// stderr's master may be closed already (its reader saw the end)
+		// while stdout's is open: only stdout's decides the error.
+		_ = setWinsize(h.stderr, ws)
+	}
+	return h.control(wire.ControlRequest{Op: wire.OpWinch})
+}
+
+// setWinsize sets the size of the pty behind master. The ioctl goes
+// through the raw conn, never File.Fd, which can put the master back in
+// blocking mode (its reader relies on it not being).
+func setWinsize(master *os.File, ws *unix.Winsize) error {
+	rc, err := master.SyscallConn()
 	if err != nil {
 		return fmt.Errorf("%w (%v)", ErrGone, err)
 	}
-	ws := &unix.Winsize{Col: uint16(cols), Row: uint16(rows)}
 	var ioErr error
 	if err := rc.Control(func(fd uintptr) { ioErr = unix.IoctlSetWinsize(int(fd), unix.TIOCSWINSZ, ws) }); err != nil {
 		return fmt.Errorf("%w (the output is closed: %v)", ErrGone, err)
 	}
 	if ioErr != nil {
-		return fmt.Errorf("resize the pty to %d×%d: %w", cols, rows, ioErr)
+		return fmt.Errorf("resize the pty to %d×%d: %w", ws.Col, ws.Row, ioErr)
 	}
-	return h.control(wire.ControlRequest{Op: wire.OpWinch})
+	return nil
 }
 
 // control writes one control line; see Stop for the errors.

@@ -9,12 +9,16 @@ import (
 	"github.com/creack/pty"
 )
 
-// openPty opens a pty for a job's stdout, sized rows×cols, in raw output
+// ptyOpen opens a pty pair (master, slave); tests replace it to run out of
+// ptys.
+var ptyOpen = pty.Open
+
+// openPty opens a pty for a job's stdout or stderr, sized rows×cols, in raw output
 // mode (rawOutput), its master made the file Handle gives out (readEnd);
 // both ends are added to owned. notes says what of that could not be done: the job runs
 // all the same.
 func openPty(rows, cols int, owned *fileSet) (master, slave *os.File, notes []string, err error) {
-	master, slave, err = pty.Open()
+	master, slave, err = ptyOpen()
 	if err != nil {
 		return nil, nil, nil, err
 	}

@@ -74,6 +74,7 @@ func Start(cfg Config) (*Handle, error) {
 			stdout:  f.outR,
 			stderr:  f.errR,
 			tty:     c.TTY,
+			errTTY:  f.errTTY,
 			events:  make(chan Event, eventBuffer),
 			pid:     first.Pid,
 			cgroup:  first.Cgroup,
@@ -97,8 +98,9 @@ type jobFiles struct {
 	ctlR, ctlW *os.File // the control pipe: the supervisor reads ctlR
 	evR, evW   *os.File // the event pipe: the supervisor writes evW
 	outR, outW *os.File // the job's stdout: a pty's master and slave, or a pipe
-	errR, errW *os.File // the job's stderr pipe
-	notes      []string // what could not be set up on the pty
+	errR, errW *os.File // the job's stderr: a second pty's master and slave, or a pipe
+	errTTY     bool     // errR is a pty master
+	notes      []string // what could not be set up on the ptys
 }
 
 // openFiles opens the pipes and the pty of a job, adding each to owned.
@@ -123,8 +125,22 @@ func openFiles(c Config, owned *fileSet) (*jobFiles, error) {
 			return nil, startErr(ErrSupervisor, startFailure("create the stdout pipe", err, ""))
 		}
 	}
-	if f.errR, f.errW, err = outputPipe(owned); err != nil {
-		return nil, startErr(ErrSupervisor, startFailure("create the stderr pipe", err, ""))
+	if c.TTY {
+		var notes []string
+		f.errR, f.errW, notes, err = openPty(c.Rows, c.Cols, owned)
+		if err == nil {
+			f.errTTY = true
+			f.notes = append(f.notes, notes...)
+		} else {
+			// Out of ptys (or none to be had): the job runs all the same,
+			// with stderr on a pipe, as it runs without a cgroup.
+			f.notes = append(f.notes, fmt.Sprintf("stderr is a pipe, not a terminal: no second pty (%v)", err))
+		}
+	}
+	if !f.errTTY {
+		if f.errR, f.errW, err = outputPipe(owned); err != nil {
+			return nil, startErr(ErrSupervisor, startFailure("create the stderr pipe", err, ""))
+		}
 	}
 	return &f, nil
 }

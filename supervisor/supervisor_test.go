@@ -145,7 +145,7 @@ func TestOutputStreams(t *testing.T) {
 			out := j.out.text()
 			want := "a\nb\n"
 			if tty {
-				want += "stdout-is-tty\n"
+				want += "stdout-is-tty\nstderr-is-tty\n"
 			}
 			if out != want {
 				t.Errorf("stdout %q, want %q (no \\r: OPOST off)", out, want)
@@ -157,8 +157,8 @@ func TestOutputStreams(t *testing.T) {
 	}
 }
 
-// TestTTY: stty sees OPOST off and the default size; /dev/tty opens only
-// with Ctty.
+// TestTTY: stty sees OPOST off and the default size on stdout's pty and
+// on stderr's alike; /dev/tty opens only with Ctty.
 func TestTTY(t *testing.T) {
 	t.Parallel()
 	tests := []struct {
@@ -166,8 +166,8 @@ func TestTTY(t *testing.T) {
 		cfg  Config
 		want []string
 	}{
-		{"pty", Config{TTY: true}, []string{"-opost", "size=40 160", "devtty=failed"}},
-		{"pty sized", Config{TTY: true, Rows: 24, Cols: 100}, []string{"size=24 100"}},
+		{"pty", Config{TTY: true}, []string{"-opost", "size=40 160", "devtty=failed", "err-opost=-opost", "err-size=40 160"}},
+		{"pty sized", Config{TTY: true, Rows: 24, Cols: 100}, []string{"size=24 100", "err-size=24 100"}},
 		{"pty ctty", Config{TTY: true, Ctty: true}, []string{"-opost", "devtty=ok"}},
 		{"pipe", Config{}, []string{"devtty=failed", "stty-failed"}},
 	}
@@ -178,6 +178,8 @@ func TestTTY(t *testing.T) {
 			cfg.Command = `exec 3>&1
 stty -a <&3 | grep -o -- '-\?opost' || echo stty-failed
 echo "size=$(stty size <&3)"
+echo "err-opost=$(stty -a <&2 2>/dev/null | grep -o -- '-\?opost')"
+echo "err-size=$(stty size <&2 2>/dev/null)"
 if (: >/dev/tty) 2>/dev/null; then echo devtty=ok; else echo devtty=failed; fi`
 			j := startJob(t, cfg)
 			j.mustDone(10 * time.Second)

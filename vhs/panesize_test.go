@@ -14,8 +14,9 @@ import (
 
 // sizeJob prints the size of its terminal as tput sees it, at start and
 // on every SIGWINCH: "cols=N lines=M" (tput writes to the pty itself, so
-// it asks the pty, not its terminfo entry).
-const sizeJob = `report() { printf 'cols='; tput cols; printf 'lines='; tput lines; }; trap report WINCH; report; while :; do sleep 0.1; done`
+// it asks the pty, not its terminfo entry) and "sub=N", tput's columns
+// inside $(…), where its stdout is a pipe and it asks stderr's pty.
+const sizeJob = `report() { printf 'cols='; tput cols; printf 'lines='; tput lines; echo "sub=$(tput cols)"; }; trap report WINCH; report; while :; do sleep 0.1; done`
 
 // focusedPane returns the text area of the focused (thick-bordered) pane
 // on screen: its width less the borders and the two-cell gutter, and its
@@ -38,17 +39,20 @@ func focusedPane(lines []string) (cols, rows int, ok bool) {
 	return 0, 0, false
 }
 
-// lastReport returns the last "cols=" and "lines=" values a sizeJob
-// printed on screen.
-func lastReport(screen string) (cols, lines string) {
-	for _, m := range regexp.MustCompile(`(cols|lines)=(\d+)`).FindAllStringSubmatch(screen, -1) {
-		if m[1] == "cols" {
+// lastReport returns the last "cols=", "lines=" and "sub=" values a
+// sizeJob printed on screen.
+func lastReport(screen string) (cols, lines, sub string) {
+	for _, m := range regexp.MustCompile(`(cols|lines|sub)=(\d+)`).FindAllStringSubmatch(screen, -1) {
+		switch m[1] {
+		case "cols":
 			cols = m[2]
-		} else {
+		case "lines":
 			lines = m[2]
+		default:
+			sub = m[2]
 		}
 	}
-	return cols, lines
+	return cols, lines, sub
 }
 
 // TestJobTerminalFitsItsPane runs the real jobdeck in a terminal with a
@@ -56,7 +60,8 @@ func lastReport(screen string) (cols, lines string) {
 // the 160×40 default), and after the terminal is resized (the list moves
 // beside the panes) and after a zoom, tput inside the job prints the
 // pane's new text width and height: the pty was resized and the job got
-// SIGWINCH.
+// SIGWINCH; `$(tput cols)`, which asks stderr, says the same width: stderr
+// is a pty of the same size.
 func TestJobTerminalFitsItsPane(t *testing.T) {
 	t.Parallel()
 	needPrograms(t, "tput")
@@ -72,16 +77,16 @@ func TestJobTerminalFitsItsPane(t *testing.T) {
 		for {
 			lines := term.Lines()
 			cols, rows, ok := focusedPane(lines)
-			gotC, gotL := lastReport(strings.Join(lines, "\n"))
+			gotC, gotL, gotS := lastReport(strings.Join(lines, "\n"))
 			size := fmt.Sprintf("%d×%d", cols, rows)
-			if ok && size != last && cols != 160 && gotC == fmt.Sprint(cols) && gotL == fmt.Sprint(rows) {
-				t.Logf("%s: tput says %s×%s, the pane's text area", when, gotC, gotL)
+			if ok && size != last && cols != 160 && gotC == fmt.Sprint(cols) && gotL == fmt.Sprint(rows) && gotS == gotC {
+				t.Logf("%s: tput says %s×%s, $(tput cols) %s, the pane's text area", when, gotC, gotL, gotS)
 				last = size
 				return
 			}
 			if time.Now().After(deadline) {
-				t.Fatalf("%s: tput says cols=%s lines=%s, the focused pane's text area is %d×%d (found %v):\n%s",
-					when, gotC, gotL, cols, rows, ok, frame(lines))
+				t.Fatalf("%s: tput says cols=%s lines=%s sub=%s, the focused pane's text area is %d×%d (found %v):\n%s",
+					when, gotC, gotL, gotS, cols, rows, ok, frame(lines))
 			}
 			time.Sleep(20 * time.Millisecond)
 		}

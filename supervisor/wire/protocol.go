@@ -27,7 +27,8 @@
 // travel as []byte (base64 in JSON), so invalid UTF-8 survives unchanged.
 //
 // The supervisor also has the job's stdout (a pty slave or a pipe) on fd 4
-// and its stderr pipe on fd 5 until the leader holds them.
+// and its stderr (a second pty's slave or a pipe) on fd 5 until the
+// leader holds them.
 package wire
 
 import (
