@@ -61,12 +61,15 @@ const DefaultOwner = "console"
 func Run(ctx context.Context, core Core, opts Options) error {
 	m := New(ctx, core, opts)
 	defer m.Close()
-	// The renderer writes frames only on its own ticker: at 60 a second a
-	// key shows within 17 ms (at 30, within 33), while an idle console's
-	// ticks stay under 1 % of a core (at its most, 120, they cost 1.4 %).
-	// Output still redraws at most 30 times a second (the model's frame
-	// tick, pace.go); a tick with nothing new costs a string comparison.
-	popts := []tea.ProgramOption{tea.WithContext(ctx), tea.WithFPS(60)}
+	// The renderer writes frames only on its own ticker, and Bubble Tea
+	// offers no way to write one right after an update: a key's frame
+	// waits for the next tick. 120 a second is the most it allows: a key
+	// waits at most 8.3 ms (4.2 on average; at 60, 16.7 and 8.3), for
+	// about 0.6 % more of a core while idle (1.9 % against 1.2 %,
+	// BenchmarkTUICPU). Output still redraws at most 30 times a second
+	// (15 in a flood: the model's frame tick, pace.go); a tick with
+	// nothing new costs a string comparison.
+	popts := []tea.ProgramOption{tea.WithContext(ctx), tea.WithFPS(120)}
 	if opts.NoColor {
 		// Downsample whatever colour is left (none should be) and keep
 		// bold, reverse and the like, which NO_COLOR allows.
