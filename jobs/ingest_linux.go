@@ -51,12 +51,13 @@ type ingester struct {
 	ep      *os.File // the epoll instance; closed to end the loop
 	fd      int      // ep's descriptor, for epoll_ctl while !closed
 	mu      sync.Mutex
-	streams map[int32]*polled // by descriptor; guarded by mu
-	closed  bool              // ep is closed; guarded by mu
+	streams map[int32]*epollStream // by descriptor; guarded by mu
+	closed  bool                   // ep is closed; guarded by mu
 }
 
-// polled is a stream that an ingester reads.
-type polled struct {
+// epollStream is a stream in an ingester's epoll set: what the loop reads
+// when epoll reports its descriptor ready.
+type epollStream struct {
 	stream
 	fd       int
 	flags    int           // the descriptor's file status flags before (F_GETFL)
@@ -78,7 +79,7 @@ func (p *ingestPool) read(f *os.File, st stream) bool {
 	if in == nil {
 		return false
 	}
-	var ps *polled
+	var ps *epollStream
 	if err := rc.Control(func(fd uintptr) { ps = in.add(int(fd), st) }); err != nil || ps == nil {
 		in.closeIfIdle()
 		return false
@@ -154,12 +155,12 @@ func newIngester(p *ingestPool) (*ingester, error) {
 		ep.Close()
 		return nil, err
 	}
-	return &ingester{pool: p, ep: ep, fd: fd, streams: map[int32]*polled{}}, nil
+	return &ingester{pool: p, ep: ep, fd: fd, streams: map[int32]*epollStream{}}, nil
 }
 
 // add puts descriptor fd, non-blocking from now on, in the epoll set;
 // nil when it cannot (its flags are then as they were).
-func (in *ingester) add(fd int, st stream) *polled {
+func (in *ingester) add(fd int, st stream) *epollStream {
 	flags, err := unix.FcntlInt(uintptr(fd), unix.F_GETFL, 0)
 	if err != nil {
 		return nil
@@ -169,7 +170,7 @@ func (in *ingester) add(fd int, st stream) *polled {
 	if _, err := unix.FcntlInt(uintptr(fd), unix.F_SETFL, flags|unix.O_NONBLOCK); err != nil {
 		return nil
 	}
-	ps := &polled{stream: st, fd: fd, flags: flags, done: make(chan struct{})}
+	ps := &epollStream{stream: st, fd: fd, flags: flags, done: make(chan struct{})}
 	in.mu.Lock()
 	defer in.mu.Unlock()
 	if !in.closed {
@@ -233,7 +234,7 @@ func (in *ingester) loop() {
 // drain reads ps until it would block or readBuf bytes were read; at its
 // end (EOF, or an error such as a pty master's EIO once the last writer
 // is gone) it lets go of ps.
-func (in *ingester) drain(ps *polled, buf []byte) {
+func (in *ingester) drain(ps *epollStream, buf []byte) {
 	got, ended, dry := 0, false, false
 	for got < readBuf && !ended && !dry {
 		n, err := unix.Read(ps.fd, buf)
@@ -259,7 +260,7 @@ func (in *ingester) drain(ps *polled, buf []byte) {
 
 // release takes ps out of the epoll set, gives the descriptor its flags
 // back and tells read (done); fallback: ps is not at its end.
-func (in *ingester) release(ps *polled, fallback bool) {
+func (in *ingester) release(ps *epollStream, fallback bool) {
 	in.mu.Lock()
 	if !in.closed {
 		_ = unix.EpollCtl(in.fd, unix.EPOLL_CTL_DEL, ps.fd, nil)
@@ -275,7 +276,7 @@ func (in *ingester) release(ps *polled, fallback bool) {
 // loop is ending): their readers read on by themselves.
 func (in *ingester) abandon() {
 	in.mu.Lock()
-	left := make([]*polled, 0, len(in.streams))
+	left := make([]*epollStream, 0, len(in.streams))
 	for _, ps := range in.streams {
 		left = append(left, ps)
 	}
