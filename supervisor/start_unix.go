@@ -134,7 +134,7 @@ func openFiles(c Config, owned *fileSet) (*jobFiles, error) {
 		} else {
 			// Out of ptys (or none to be had): the job runs all the same,
 			// with stderr on a pipe, as it runs without a cgroup.
-			f.notes = append(f.notes, fmt.Sprintf("stderr is a pipe, not a terminal: no second pty (%v)", err))
+			f.notes = append(f.notes, "stderr is a pipe, not a terminal: "+startFailure("no second pty", err, ""))
 		}
 	}
 	if !f.errTTY {
