@@ -81,6 +81,11 @@ type options struct {
 	now func() time.Time
 	// onClient is told the client's name once it is known (StreamOptions).
 	onClient func(name string)
+	// structured declares an output schema for each tool and gives each
+	// result its structured content beside the text (--serve
+	// --structured); without it a result is its text alone, the form
+	// every agent client hands its model as it was written.
+	structured bool
 }
 
 // server holds the tools' state: the core and what each session was told.
@@ -94,8 +99,9 @@ type server struct {
 }
 
 // NewServer returns an MCP server with jobdeck's tools (background,
-// job_status, job_kill) over core. Connect it to any transport; each
-// connection (MCP session) gets its own finished-job notes.
+// job_status, job_kill) over core, whose results are text only. Connect it
+// to any transport; each connection (MCP session) gets its own
+// finished-job notes.
 func NewServer(core Core) *mcp.Server {
 	return newServer(core, options{}).mcp
 }
@@ -124,7 +130,10 @@ func newServer(core Core, opts options) *server {
 	}
 
 	no, yes := false, true
-	output := outputSchema()
+	var output any // a nil *jsonschema.Schema in it would be refused
+	if opts.structured {
+		output = outputSchema()
+	}
 	addTool(s, &mcp.Tool{
 		Name:         toolBackground,
 		Title:        "Run a command in the background",
@@ -165,11 +174,12 @@ func newServer(core Core, opts options) *server {
 }
 
 // addTool registers a tool whose handler takes its arguments decoded as
-// In and returns its structured content as any value. Unlike mcp.AddTool,
-// it checks the arguments with explainArguments (the same rules as the
-// schema, in plain words) and puts the structured content on the wire as
-// it was marshalled, without decoding it again to validate it against the
-// output schema: a report's lines are marshalled once.
+// In and returns its structured content as any value (nil, and not used,
+// unless the server is structured). Unlike mcp.AddTool, it checks the
+// arguments with explainArguments (the same rules as the schema, in plain
+// words) and puts the structured content on the wire as it was
+// marshalled, without decoding it again to validate it against the output
+// schema: a report's lines are marshalled once.
 func addTool[In any](s *server, t *mcp.Tool, h func(context.Context, *mcp.CallToolRequest, In) (*mcp.CallToolResult, any, error)) {
 	schema := s.inputs[t.Name]
 	s.mcp.AddTool(t, func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
@@ -188,7 +198,7 @@ func addTool[In any](s *server, t *mcp.Tool, h func(context.Context, *mcp.CallTo
 		if res == nil {
 			res = &mcp.CallToolResult{}
 		}
-		if out != nil {
+		if out != nil && s.opts.structured {
 			b, err := marshalSized(out, textSize(res))
 			if err != nil {
 				return nil, err

@@ -98,7 +98,7 @@ func TestRenderBudget(t *testing.T) {
 		lines = append(lines, model.Line{Seq: i, Text: []byte(strings.Repeat("é<", 10))}) // 30 bytes each, 80 in JSON
 	}
 	rep := model.Report{Job: model.Snapshot{ID: 1, Command: "x", State: model.StateRunning, Started: t0}, Page: model.Page{Lines: lines, Next: 100, Last: 100}}
-	r := render(view{rep: rep, client: "me", now: t0, budget: model.MinResultBytes})
+	r := render(view{rep: rep, client: "me", now: t0, budget: model.MinResultBytes, typed: true})
 	if len(r.text) > model.MinResultBytes {
 		t.Fatalf("text is %d bytes, over its %d", len(r.text), model.MinResultBytes)
 	}

@@ -2,6 +2,7 @@ package testkit
 
 import (
 	"context"
+	"encoding/json"
 	"os/exec"
 	"strings"
 	"testing"
@@ -57,4 +58,19 @@ func ToolText(res *mcp.CallToolResult) string {
 		}
 	}
 	return b.String()
+}
+
+// ModelView is what an agent client hands its model for a tool result:
+// the JSON of its structured content when it has one (Claude Code, Codex,
+// opencode and VS Code then drop the text), else its text contents, one
+// after the other (ToolText). Its length is the bytes the model reads.
+func ModelView(res *mcp.CallToolResult) string {
+	if res.StructuredContent != nil {
+		b, err := json.Marshal(res.StructuredContent)
+		if err != nil {
+			return "structured content that is not JSON: " + err.Error()
+		}
+		return string(b)
+	}
+	return ToolText(res)
 }
