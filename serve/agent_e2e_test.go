@@ -147,22 +147,31 @@ func TestEndToEndKillReport(t *testing.T) {
 	}
 }
 
-// TestToolsListSize: tools/list stays within 6 KB, so that listing the
+// TestToolsListSize: tools/list stays within 4 KB (6 KB with output
+// schemas, --structured), so that listing the
 // tools costs an agent little context on every turn.
 func TestToolsListSize(t *testing.T) {
 	t.Parallel()
-	s := newServer(&fakeCore{}, options{})
-	cs := connectServer(t, s, nil)
-	res, err := cs.ListTools(t.Context(), nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	b, err := json.Marshal(res)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Logf("tools/list is %d bytes", len(b))
-	if len(b) > 6000 {
-		t.Errorf("tools/list is %d bytes, over 6 KB", len(b))
+	for _, c := range []struct {
+		structured bool
+		most       int
+	}{{false, 4000}, {true, 6000}} {
+		s := newServer(&fakeCore{}, options{structured: c.structured})
+		cs := connectServer(t, s, nil)
+		res, err := cs.ListTools(t.Context(), nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		b, err := json.Marshal(res)
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Logf("tools/list is %d bytes (structured %v)", len(b), c.structured)
+		if len(b) > c.most {
+			t.Errorf("tools/list is %d bytes (structured %v), over %d", len(b), c.structured, c.most)
+		}
+		if has := strings.Contains(string(b), `"outputSchema"`); has != c.structured {
+			t.Errorf("tools/list has an output schema: %v, want %v", has, c.structured)
+		}
 	}
 }

@@ -84,9 +84,25 @@ type pageCut struct{ skipped, more, next uint64 }
 
 // render words v within v.budget: it works out from sizes which lines to
 // leave out (the oldest; with head, the newest), then writes the text
-// once. The text fits the budget, and so does the structured content's
-// JSON when v.typed (ARCHITECTURE.md §5); without v.typed it makes none.
+// once. The text fits the budget (ARCHITECTURE.md §5). When v.typed it
+// makes the structured content too, fitted to the budget on its own: a
+// client that shows its model one form gets the whole budget in it, so
+// the JSON may leave out more of the lines than the text (each says which
+// and gives the calls that read them), and the lines counted as shown
+// are the JSON's, the fewer.
 func render(v view) rendered {
+	if !v.typed {
+		return fit(v, false)
+	}
+	text := v
+	text.typed = false
+	t, j := fit(text, false), fit(v, true)
+	return rendered{text: t.text, out: j.out, shown: j.shown}
+}
+
+// fit is render of one form: the text (v.typed false), or with jsonOnly
+// the structured content, whose JSON alone is fitted to the budget.
+func fit(v view, jsonOnly bool) rendered {
 	p := v.rep.Page
 	top := strings.Join(v.topLines(), "\n")
 	lines := v.lines(p.Lines, false)
@@ -107,6 +123,9 @@ func render(v view) rendered {
 		if v.typed {
 			out = v.structured(nil, partial, cut, calls, briefs, len(v.notes)-len(briefs))
 			js = jsonSize(out) + linesJSON(lines)
+		}
+		if jsonOnly {
+			size = 0 // the text of this round is not the result's
 		}
 		if size <= v.budget && js <= v.budget || len(lines)+len(partial) == 0 {
 			text := joinText(top, lines, partial, trailer, v.groups(), size) + notes

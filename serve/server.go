@@ -27,19 +27,19 @@ const version = "0.1.0"
 const instructions = `jobdeck runs shell commands as background jobs and keeps their output (the last 2000 lines each). background starts one (and can wait for it); job_status reads, greps and waits; job_kill stops a job with everything it started. Results are at most 16 KiB and say how to read what they left out. Jobs that finished since you last looked are noted at the end of every result, once.`
 
 // Tool descriptions: product copy that teaches the common loops in a few
-// lines each. tools/list stays under 6 KB (a test holds it there).
+// lines each. tools/list stays under 4 KB (a test holds it there).
 const (
-	descBackground = `Run a shell command (bash) in the background: dev servers, watchers, builds, tests. Returns the job id, state and newest lines.
+	descBackground = `Run a shell command (bash) in the background: dev servers, watchers, builds, tests. Returns its report.
 Start and wait in one call: {"command":"npm run dev","wait":60,"until":"ready|listening"} returns once a line matches; {"command":"go test ./...","wait":600} once it ends.
-Then job_status reads it, job_kill stops it. At most 8 jobs run at once.`
+At most 8 jobs run at once.`
 	descStatus = `A job's state and output ("> " stdout, "! " stderr). Without id: the list.
-New lines only: {"id":0,"since":<next of the last result>}.
+New lines only: the [next: ...] call a result ends with.
 Wait for a line: {"id":0,"wait":30,"until":"ready"}; the first wait sees the whole output, later ones only lines after the last match.
-Wait for any job: {"wait":600} returns when one ends (with until: prints a match) and says which.
-Search: {"id":0,"grep":"FAIL|panic","context":2}, each line with its seq.
-lines: newest N (default 50); head: oldest N. Results fit 16 KiB (max_bytes for more) and end with the call that reads what was left out.
-Waits notify progress; a long wait needs a client request timeout longer than it.`
-	descKill = `Stop a job and its whole process tree: SIGTERM, then SIGKILL after grace seconds (default: the job's own grace, %s for the jobs you start here). Returns once nothing of it runs, with the stop and the lines you were not shown yet. Output stays readable with job_status. restart: true then starts the same command again and returns the new job's report.`
+Any job: {"wait":600} returns when one ends (with until: prints a match).
+Search: {"id":0,"grep":"FAIL|panic","context":2}.
+A result fits 16 KiB (max_bytes) and ends with the calls that read what it left out.
+Long waits need a longer client request timeout.`
+	descKill = `Stop a job and its whole process tree: SIGTERM, then SIGKILL after grace seconds (default: the job's own grace, %s for the jobs you start here). Returns once nothing of it runs, with the lines you were not shown yet. restart: true then starts it again as a new job.`
 )
 
 // graceCore is a Core that says the grace of the jobs it starts without
@@ -136,7 +136,7 @@ func newServer(core Core, opts options) *server {
 	}
 	addTool(s, &mcp.Tool{
 		Name:         toolBackground,
-		Title:        "Run a command in the background",
+		Title:        "Run in the background",
 		Description:  descBackground,
 		InputSchema:  s.inputs[toolBackground],
 		OutputSchema: output,
@@ -160,7 +160,7 @@ func newServer(core Core, opts options) *server {
 	}, s.status)
 	addTool(s, &mcp.Tool{
 		Name:         toolKill,
-		Title:        "Stop a job and its process tree",
+		Title:        "Stop a job's process tree",
 		Description:  killDescription(core),
 		InputSchema:  s.inputs[toolKill],
 		OutputSchema: output,
