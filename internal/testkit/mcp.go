@@ -74,3 +74,18 @@ func ModelView(res *mcp.CallToolResult) string {
 	}
 	return ToolText(res)
 }
+
+// BaselineServer runs the go-sdk's plainest server on stdin and stdout
+// until its input ends: one tool, "reply", that returns a text of the
+// size its argument asks for ({"size": N}). It is the baseline of the
+// benchmarks of a tool call: a test binary runs it as a helper process.
+func BaselineServer() {
+	s := mcp.NewServer(&mcp.Implementation{Name: "baseline", Version: "0"}, nil)
+	type args struct {
+		Size int `json:"size"`
+	}
+	mcp.AddTool(s, &mcp.Tool{Name: "reply", Description: "a text of size bytes"}, func(_ context.Context, _ *mcp.CallToolRequest, in args) (*mcp.CallToolResult, any, error) {
+		return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: strings.Repeat("x", in.Size)}}}, nil, nil
+	})
+	_ = s.Run(context.Background(), &mcp.StdioTransport{})
+}
