@@ -14,9 +14,9 @@ import (
 // and Lines mean what they mean for job_status: start and wait in one
 // call.
 type BackgroundArgs struct {
-	Command string   `json:"command" jsonschema:"shell command (bash), stdin /dev/null; up to 1 MiB"`
+	Command string   `json:"command" jsonschema:"bash command (stdin /dev/null)"`
 	Name    string   `json:"name,omitempty" jsonschema:"label (not a number); id accepts it"`
-	Cwd     string   `json:"cwd,omitempty" jsonschema:"working directory (default: jobdeck's)"`
+	Cwd     string   `json:"cwd,omitempty" jsonschema:"directory (default: jobdeck's)"`
 	TTY     *bool    `json:"tty,omitempty" jsonschema:"stdout on a pty (default true)"`
 	Wait    *float64 `json:"wait,omitempty" jsonschema:"seconds to wait for the end or, with until, a match"`
 	Until   string   `json:"until,omitempty" jsonschema:"regex: a matching line ends the wait"`
@@ -26,13 +26,13 @@ type BackgroundArgs struct {
 // StatusArgs are the arguments of the job_status tool. Pointer fields are
 // nil when the argument was not given (or given as null).
 type StatusArgs struct {
-	ID       Selector `json:"id,omitzero" jsonschema:"job ID or name; omit: the list, or with wait any job"`
+	ID       Selector `json:"id,omitzero" jsonschema:"job ID or name"`
 	Lines    *int     `json:"lines,omitempty" jsonschema:"newest N lines (default 50); with grep, matches"`
 	Head     *int     `json:"head,omitempty" jsonschema:"oldest N lines instead"`
 	Since    *uint64  `json:"since,omitempty" jsonschema:"a seq: only lines after it"`
 	Wait     *float64 `json:"wait,omitempty" jsonschema:"seconds to wait for the end or, with until, a match"`
 	Until    string   `json:"until,omitempty" jsonschema:"regex: a matching line ends the wait"`
-	Grep     string   `json:"grep,omitempty" jsonschema:"regex: only matching lines, with seq and count"`
+	Grep     string   `json:"grep,omitempty" jsonschema:"regex: only matching lines"`
 	Context  *int     `json:"context,omitempty" jsonschema:"lines around each grep match"`
 	MaxBytes *int     `json:"max_bytes,omitempty" jsonschema:"bytes of text (default 16384)"`
 }

@@ -31,15 +31,15 @@ const instructions = `jobdeck runs shell commands as background jobs and keeps t
 const (
 	descBackground = `Run a shell command (bash) in the background: dev servers, watchers, builds, tests. Returns its report.
 Start and wait in one call: {"command":"npm run dev","wait":60,"until":"ready|listening"} returns once a line matches; {"command":"go test ./...","wait":600} once it ends.
-At most 8 jobs run at once.`
+job_status reads it, job_kill stops it; at most 8 run at once.`
 	descStatus = `A job's state and output ("> " stdout, "! " stderr). Without id: the list.
-New lines only: the [next: ...] call a result ends with.
+New lines: {"id":0,"since":N}, N from a result's [next: ...] call.
 Wait for a line: {"id":0,"wait":30,"until":"ready"}; the first wait sees the whole output, later ones only lines after the last match.
-Any job: {"wait":600} returns when one ends (with until: prints a match).
-Search: {"id":0,"grep":"FAIL|panic","context":2}.
+Wait for any job: {"wait":600} returns when one ends (with until: prints a match).
+Search: {"id":0,"grep":"FAIL|panic","context":2}. lines/head: newest/oldest N.
 A result fits 16 KiB (max_bytes) and ends with the calls that read what it left out.
 Long waits need a longer client request timeout.`
-	descKill = `Stop a job and its whole process tree: SIGTERM, then SIGKILL after grace seconds (default: the job's own grace, %s for the jobs you start here). Returns once nothing of it runs, with the lines you were not shown yet. restart: true then starts it again as a new job.`
+	descKill = `Stop a job and its whole process tree: SIGTERM, then SIGKILL after grace seconds (default: the job's own grace, %s for the jobs you start here). Returns once nothing of it runs, with the lines you were not shown yet. job_status still reads it. restart: true then starts it again as a new job.`
 )
 
 // graceCore is a Core that says the grace of the jobs it starts without
