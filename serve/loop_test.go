@@ -46,7 +46,7 @@ func TestAgentLoop(t *testing.T) {
 		calls++
 		bytes += len(read)
 		a, _ := json.Marshal(args)
-		fmt.Fprintf(&session, "→ %s %s\n%s\n\n", tool, a, read)
+		fmt.Fprintf(&session, "→ %s %s\n%s\n(%d bytes)\n\n", tool, a, read, len(read))
 		return read
 	}
 
