@@ -36,12 +36,14 @@ func takeHTTPToken(addr string, stderr io.Writer) (string, bool) {
 	return token, true
 }
 
-// serveHTTP runs --serve --http addr with token until ctx ends.
-func serveHTTP(ctx context.Context, core serve.Core, addr, token string, stderr io.Writer) error {
+// serveHTTP runs --serve --http addr with token until ctx ends; structured
+// is --structured.
+func serveHTTP(ctx context.Context, core serve.Core, addr, token string, structured bool, stderr io.Writer) error {
 	return serve.RunHTTP(ctx, core, serve.HTTPOptions{
-		Addr:  addr,
-		Token: token,
-		Log:   stderr,
-		Ready: func(a string) { fmt.Fprintf(stderr, "jobdeck: serving MCP on http://%s/mcp\n", a) },
+		Addr:       addr,
+		Token:      token,
+		Structured: structured,
+		Log:        stderr,
+		Ready:      func(a string) { fmt.Fprintf(stderr, "jobdeck: serving MCP on http://%s/mcp\n", a) },
 	})
 }

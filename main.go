@@ -10,6 +10,7 @@
 //	jobdeck -f Procfile                    the console, starting each entry as a named job
 //	jobdeck --serve                        MCP over stdin/stdout
 //	jobdeck --serve --http 127.0.0.1:PORT  MCP over streamable HTTP, loopback only
+//	jobdeck --serve --structured           results as text and structuredContent (typed)
 //	jobdeck sessions [stop [DIR|NAME]]     list the live sessions, or stop one
 //	jobdeck mcp [--http [ADDR]]            print how to connect an MCP client to this binary
 //
@@ -94,13 +95,16 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 // config is what the command line asks for (parseArgs), completed by
 // setup: one value for every mode.
 type config struct {
-	serve    bool
-	http     string // with serve: the loopback address of streamable HTTP
-	grace    *time.Duration
-	graceSet bool // --grace was given: the grace of this client's jobs too
-	version  bool // --version: print it and exit
-	session  sessionOpts
-	procfile string // -f: the Procfile whose entries start at launch
+	serve bool
+	http  string // with serve: the loopback address of streamable HTTP
+	// structured: with serve, results carry structured content too
+	// (--structured, a flag without a value).
+	structured presenceFlag
+	grace      *time.Duration
+	graceSet   bool // --grace was given: the grace of this client's jobs too
+	version    bool // --version: print it and exit
+	session    sessionOpts
+	procfile   string // -f: the Procfile whose entries start at launch
 	// flags are the arguments before commands (with a final "--"), for
 	// the re-exec that hides the commands (hideCommands).
 	flags    []string
@@ -164,6 +168,7 @@ func declareFlags(cfg *config, out io.Writer, env func(string) (string, bool)) *
 	fs.BoolVar(&cfg.serve, "serve", false, "serve MCP tools (background, job_status, job_kill) on stdin/stdout instead of opening the console")
 	fs.StringVar(&cfg.http, "http", "", "with --serve: serve streamable HTTP on this loopback address (127.0.0.1:PORT) instead of stdio")
 	cfg.grace = fs.Duration("grace", jobs.DefaultGrace, "time between SIGTERM and SIGKILL when stopping a job (0: SIGKILL at once)")
+	fs.Var(&cfg.structured, "structured", "with --serve: results carry structuredContent (JSON) beside the text, and tools an outputSchema, for clients that want typed results")
 	sessionFlags(fs, &cfg.session, env)
 	const procfile = "start each 'name: command' line of `PROCFILE` as a named job (in the Procfile's directory)"
 	fs.StringVar(&cfg.procfile, "f", "", procfile)
@@ -177,6 +182,10 @@ func declareFlags(cfg *config, out io.Writer, env func(string) (string, bool)) *
 // the flags ended with "--" before the commands.
 func (cfg *config) check(ended bool) error {
 	switch {
+	case cfg.structured.value != "":
+		return refuse("--structured takes no value (it was given %q): write --structured alone for typed results, or leave it out for text", cfg.structured.value)
+	case cfg.structured.set && !cfg.serve:
+		return refuse("--structured needs --serve: it asks the MCP server for typed results (try: jobdeck --serve --structured); the console has none")
 	case cfg.http != "" && !cfg.serve:
 		return refuse("--http needs --serve (try: jobdeck --serve --http 127.0.0.1:8765)")
 	case cfg.http != "" && serve.CheckHTTPAddr(cfg.http) != nil:
@@ -265,10 +274,10 @@ func runPrivate(cfg config, stdin io.Reader, stdout, stderr io.Writer) int {
 	code := 0
 	switch {
 	case cfg.serve && cfg.http != "":
-		err = serveHTTP(ctx, table, cfg.http, cfg.token, stderr)
+		err = serveHTTP(ctx, table, cfg.http, cfg.token, cfg.structured.set, stderr)
 	case cfg.serve:
 		in, restore := agentStdin(stdin)
-		err = serve.RunStdio(ctx, table, in, stdout)
+		err = serve.RunStream(ctx, table, in, stdout, serve.StreamOptions{Structured: cfg.structured.set})
 		restore()
 	default:
 		// A console in a background process group (the shell took the
@@ -293,6 +302,30 @@ func runPrivate(cfg config, stdin io.Reader, stdout, stderr io.Writer) int {
 	}
 	return code
 }
+
+// presenceFlag is a flag that takes no value (--structured): set says it
+// was given; value holds a value it was given anyway ("" when none: the
+// flag package passes "true" for a flag given alone), to refuse.
+type presenceFlag struct {
+	set   bool
+	value string
+}
+
+// String is the flag's default for -h: none.
+func (f *presenceFlag) String() string { return "" }
+
+// Set records the flag; a value other than the flag package's own "true"
+// is kept to be refused.
+func (f *presenceFlag) Set(v string) error {
+	f.set = true
+	if v != "true" {
+		f.value = v
+	}
+	return nil
+}
+
+// IsBoolFlag lets the flag be given without a value.
+func (f *presenceFlag) IsBoolFlag() bool { return true }
 
 // dashDash tells whether the command line ended its flags with "--" right
 // before commands (the flag package drops it from the arguments).

@@ -97,6 +97,7 @@ func runShared(cfg config, stdin io.Reader, stdout, stderr io.Writer) int {
 	if cfg.graceSet {
 		opts.JobGrace = grace
 	}
+	opts.Structured = cfg.structured.set
 	opts.Joined = func(w session.Welcome, started bool) {
 		if so.lingerSet && !started {
 			fmt.Fprintf(stderr, "jobdeck: --linger applies to a session this jobdeck starts; %s was running already, and keeps its own\n", w.Info.Phrase())

@@ -14,33 +14,33 @@ import (
 // and Lines mean what they mean for job_status: start and wait in one
 // call.
 type BackgroundArgs struct {
-	Command string   `json:"command" jsonschema:"shell command (bash), stdin /dev/null; up to 1 MiB"`
-	Name    string   `json:"name,omitempty" jsonschema:"label: one line, spaces allowed, not a number; id accepts it; the newest job with the name"`
-	Cwd     string   `json:"cwd,omitempty" jsonschema:"working directory (default: jobdeck's)"`
-	TTY     *bool    `json:"tty,omitempty" jsonschema:"stdout and stderr on ptys (default true); false: plain pipes"`
-	Wait    *float64 `json:"wait,omitempty" jsonschema:"seconds to wait (0-600) for the end or, with until, a match"`
-	Until   string   `json:"until,omitempty" jsonschema:"regex that ends the wait when a line matches"`
-	Lines   *int     `json:"lines,omitempty" jsonschema:"newest N lines (1-2000, default 50)"`
+	Command string   `json:"command" jsonschema:"bash command (stdin /dev/null)"`
+	Name    string   `json:"name,omitempty" jsonschema:"label (not a number); id accepts it"`
+	Cwd     string   `json:"cwd,omitempty" jsonschema:"directory (default: jobdeck's)"`
+	TTY     *bool    `json:"tty,omitempty" jsonschema:"stdout and stderr on ptys (default true)"`
+	Wait    *float64 `json:"wait,omitempty" jsonschema:"seconds to wait for the end or, with until, a match"`
+	Until   string   `json:"until,omitempty" jsonschema:"regex: a matching line ends the wait"`
+	Lines   *int     `json:"lines,omitempty" jsonschema:"newest N lines (default 50)"`
 }
 
 // StatusArgs are the arguments of the job_status tool. Pointer fields are
 // nil when the argument was not given (or given as null).
 type StatusArgs struct {
-	ID       Selector `json:"id,omitzero" jsonschema:"job ID or name; omit: the list, or with wait any job"`
-	Lines    *int     `json:"lines,omitempty" jsonschema:"newest N lines (1-2000, default 50); with grep, matches"`
-	Head     *int     `json:"head,omitempty" jsonschema:"oldest N lines instead (1-2000)"`
-	Since    *uint64  `json:"since,omitempty" jsonschema:"cursor: only lines after it (the next of a result)"`
-	Wait     *float64 `json:"wait,omitempty" jsonschema:"seconds to wait (0-600) for the end or, with until, a match"`
-	Until    string   `json:"until,omitempty" jsonschema:"regex that ends the wait when a line matches"`
-	Grep     string   `json:"grep,omitempty" jsonschema:"regex: only matching lines, with seq and count"`
-	Context  *int     `json:"context,omitempty" jsonschema:"lines around each grep match (0-20)"`
-	MaxBytes *int     `json:"max_bytes,omitempty" jsonschema:"text budget (1024-262144, default 16384)"`
+	ID       Selector `json:"id,omitzero" jsonschema:"job ID or name"`
+	Lines    *int     `json:"lines,omitempty" jsonschema:"newest N lines (default 50); with grep, matches"`
+	Head     *int     `json:"head,omitempty" jsonschema:"oldest N lines instead"`
+	Since    *uint64  `json:"since,omitempty" jsonschema:"a seq: only lines after it"`
+	Wait     *float64 `json:"wait,omitempty" jsonschema:"seconds to wait for the end or, with until, a match"`
+	Until    string   `json:"until,omitempty" jsonschema:"regex: a matching line ends the wait"`
+	Grep     string   `json:"grep,omitempty" jsonschema:"regex: only matching lines"`
+	Context  *int     `json:"context,omitempty" jsonschema:"lines around each grep match"`
+	MaxBytes *int     `json:"max_bytes,omitempty" jsonschema:"bytes of text (default 16384)"`
 }
 
 // KillArgs are the arguments of the job_kill tool.
 type KillArgs struct {
 	ID    Selector `json:"id" jsonschema:"job ID or name"`
-	Grace *float64 `json:"grace,omitempty" jsonschema:"seconds between SIGTERM and SIGKILL (0-300; default 5)"`
+	Grace *float64 `json:"grace,omitempty" jsonschema:"seconds from SIGTERM to SIGKILL"`
 	// Restart starts the same command again once the tree is gone
 	// (serve/restart.go).
 	Restart bool `json:"restart,omitempty" jsonschema:"then start it again (same name, cwd, env)"`

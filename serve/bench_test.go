@@ -72,7 +72,8 @@ func quantile(ds []time.Duration, q float64) time.Duration {
 //
 //	go test ./serve -run '^$' -bench Status50 -benchtime 400x
 func BenchmarkStatus50(b *testing.B) {
-	cs, cmd := startServe(b, &recorder{}, os.Stderr)
+	// The default results, text alone (startServe's are typed).
+	cs, cmd := startServeIn(b, &recorder{}, os.Stderr, b.TempDir(), nil, "--private", "--grace", "2s")
 	defer stopServe(cs, cmd)
 	base := baseline(b)
 	benchCall(b, cs, toolBackground, map[string]any{"command": `for i in $(seq 1 100); do echo "line $i of the build output, some words"; done; sleep 600`, "name": "build"})

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"math"
 	"strings"
 	"time"
 	"unicode/utf8"
@@ -64,15 +65,18 @@ func newBrief(snap model.Snapshot, now time.Time, cmdMax int) Brief {
 
 // noteText is one line per job that finished since the client last
 // looked: "job 2 exited 1 0:14 make test (finished; job_status {"id":2}
-// for its output)". The text and the JSON of the notes shown (briefs)
-// each stay within maxBytes; the rest is counted.
-func noteText(notes []model.Snapshot, now time.Time, maxBytes int) (text string, briefs []Brief) {
+// for its output)". The text of the notes shown stays within maxBytes,
+// and so does their JSON (briefs) when typed; the rest is counted.
+func noteText(notes []model.Snapshot, now time.Time, maxBytes int, typed bool) (text string, briefs []Brief) {
 	var b strings.Builder
 	js := 2 // []
 	for i, s := range notes {
 		line := fmt.Sprintf(`%s (finished; job_status {"id":%d} for its output)`, header(s, now, maxShortCommand), s.ID)
 		br := newBrief(s, now, maxShortCommand)
-		bs := jsonSize(br) + 1
+		bs := 0
+		if typed {
+			bs = jsonSize(br) + 1
+		}
 		if i > 0 && (b.Len()+len(line) > maxBytes || js+bs > maxBytes) {
 			fmt.Fprintf(&b, "\n(%s finished too: job_status without id lists them)", model.Count(len(notes)-i, "more job", "more jobs"))
 			return b.String(), briefs
@@ -93,7 +97,7 @@ func withNotes(text string, notes []model.Snapshot, now time.Time) string {
 	if len(notes) == 0 {
 		return text
 	}
-	t, _ := noteText(notes, now, model.DefaultResultBytes/4)
+	t, _ := noteText(notes, now, model.DefaultResultBytes/4, false)
 	return text + "\n\n" + t
 }
 
@@ -114,8 +118,9 @@ type listed struct {
 // characters, or to maxShortCommand when those do not fit budget, and
 // then as many of the newest finished jobs as fit (every live job is
 // shown, at most 8, whatever the budget); or "no jobs" with a hint. wait
-// is the structured outcome of a wait the list follows (nil: none).
-func listText(lead string, list []model.Snapshot, dropped int, now time.Time, budget int, wait *Wait) listed {
+// is the structured outcome of a wait the list follows (nil: none);
+// typed bounds the structured content's JSON by budget too.
+func listText(lead string, list []model.Snapshot, dropped int, now time.Time, budget int, wait *Wait, typed bool) listed {
 	var tail []string
 	switch {
 	case dropped == 1:
@@ -134,7 +139,7 @@ func listText(lead string, list []model.Snapshot, dropped int, now time.Time, bu
 	var l listed
 	for _, cmdMax := range []int{maxListCommand, maxShortCommand} {
 		var fits bool
-		l, fits = fitList(head, tail, list, now, budget, cmdMax, wait)
+		l, fits = fitList(head, tail, list, now, budget, cmdMax, wait, typed)
 		if fits {
 			break
 		}
@@ -143,9 +148,9 @@ func listText(lead string, list []model.Snapshot, dropped int, now time.Time, bu
 }
 
 // fitList words list with commands cut to cmdMax characters, leaving out
-// the oldest finished jobs until the text and the JSON fit budget; fits
-// says that it left none out.
-func fitList(head, tail []string, list []model.Snapshot, now time.Time, budget, cmdMax int, wait *Wait) (listed, bool) {
+// the oldest finished jobs until the text (and when typed the JSON) fits
+// budget; fits says that it left none out.
+func fitList(head, tail []string, list []model.Snapshot, now time.Time, budget, cmdMax int, wait *Wait, typed bool) (listed, bool) {
 	call := fmt.Sprintf(`job_status {"max_bytes":%d}`, model.MaxResultBytes)
 	more := fmt.Sprintf("[… 99 jobs not shown (older, finished): %s]", call)
 	lines := make([]string, len(list))
@@ -157,11 +162,16 @@ func fitList(head, tail []string, list []model.Snapshot, now time.Time, budget, 
 	for _, s := range tail {
 		text += len(s) + 1
 	}
-	js := jsonSize(List{Jobs: []Brief{}, Wait: wait, More: 99, Calls: []string{call}}) // the most the rest adds
+	// js is the JSON's size when typed; without, it stays far below any
+	// budget: the JSON is not made, so it never binds.
+	js, jsize := math.MinInt/2, func(Brief) int { return 0 }
+	if typed {
+		js, jsize = jsonSize(List{Jobs: []Brief{}, Wait: wait, More: 99, Calls: []string{call}}), func(b Brief) int { return jsonSize(b) + 1 } // the most the rest adds
+	}
 	for i, s := range list {
 		lines[i], briefs[i] = header(s, now, cmdMax), newBrief(s, now, cmdMax)
 		text += len(lines[i]) + 1
-		js += jsonSize(briefs[i]) + 1
+		js += jsize(briefs[i])
 	}
 	keep := make([]bool, len(list))
 	left := 0
@@ -178,7 +188,7 @@ func fitList(head, tail []string, list []model.Snapshot, now time.Time, budget, 
 		if !list[i].Live() {
 			keep[i] = false
 			text -= len(lines[i]) + 1
-			js -= jsonSize(briefs[i]) + 1
+			js -= jsize(briefs[i])
 			left++
 		}
 	}

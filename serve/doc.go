@@ -14,16 +14,20 @@
 //
 // Guarantees:
 //
-//   - Every result fits its budget, its text and its structured content
-//     as JSON each: 16 KiB, or what max_bytes asks for (at most 256 KiB).
-//     Over-long lines are cut in the middle; when the lines do not fit,
-//     the newest are kept and the result ends with the exact call that
-//     reads the others. The structured content holds the same lines with
-//     the same cuts, and commands cut as the text cuts them (brief.go).
-//     A list shows every live job, whatever its budget.
-//   - Every result carries the report as plain text (no escape bytes, no
-//     control bytes other than newline and tab, valid UTF-8) and the same
-//     facts as structured content whose strings are plain too.
+//   - Every result is its text alone, the form agent clients hand their
+//     model, within its budget: 16 KiB, or what max_bytes asks for (at
+//     most 256 KiB). Over-long lines are cut in the middle; when the lines
+//     do not fit, the newest are kept and the result ends with the exact
+//     call that reads the others. A list shows every live job, whatever
+//     its budget. The text is plain (no escape bytes, no control bytes
+//     other than newline and tab, valid UTF-8) and holds every fact an
+//     agent acts on.
+//   - With StreamOptions.Structured (--serve --structured) each tool
+//     declares an output schema and each result carries the same report
+//     as structured content too, whose strings are plain and whose JSON
+//     is fitted to the budget on its own (it may leave out more lines
+//     than the text, and says which), commands cut as the text cuts them
+//     (brief.go).
 //   - Bad input never becomes a protocol error or a crash: empty or
 //     over-long commands, bad directories, unknown or ambiguous selectors,
 //     bad regexps, out-of-range numbers, mistyped or malformed arguments and

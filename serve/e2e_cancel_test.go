@@ -107,7 +107,7 @@ func (r *rawServe) answer(id float64, within time.Duration) (string, string) {
 // session is ending), never "timed out".
 func TestEndToEndWaitCancelled(t *testing.T) {
 	t.Parallel()
-	r := startRawServe(t, "--private", "--grace", "0")
+	r := startRawServe(t, "--private", "--grace", "0", "--structured")
 	defer waitExit(t, r.cmd, 60*time.Second)
 	r.call(1, toolBackground, `{"command":"sleep 120"}`)
 	r.answer(1, 10*time.Second)

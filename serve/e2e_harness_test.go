@@ -31,11 +31,12 @@ func TestMain(m *testing.M) {
 // jobdeckBinary is testkit.Jobdeck: the jobdeck binary, built once.
 var jobdeckBinary = testkit.Jobdeck
 
-// startServe starts `jobdeck --serve` with its stdout recorded and
-// returns a connected client session.
+// startServe starts `jobdeck --serve --private --structured` (typed
+// results: the tests read their structured content) with its stdout
+// recorded and returns a connected client session.
 func startServe(t testing.TB, rec *recorder, stderr io.Writer) (*mcp.ClientSession, *exec.Cmd) {
 	t.Helper()
-	return startServeIn(t, rec, stderr, t.TempDir(), nil, "--private", "--grace", "2s")
+	return startServeIn(t, rec, stderr, t.TempDir(), nil, "--private", "--grace", "2s", "--structured")
 }
 
 // startServeIn starts `jobdeck --serve args` in dir with env added to

@@ -46,7 +46,7 @@ var (
 func startHTTPServe(t *testing.T, shell string, env ...string) *httpServe {
 	t.Helper()
 	bin := jobdeckBinary(t)
-	cmd := exec.Command("bash", "-c", shell+"\nexec \"$0\" --serve --private --http 127.0.0.1:0 --grace 2s", bin)
+	cmd := exec.Command("bash", "-c", shell+"\nexec \"$0\" --serve --private --http 127.0.0.1:0 --grace 2s $E2E_FLAGS", bin)
 	cmd.Dir = t.TempDir()
 	cmd.Env = append(os.Environ(), env...)
 	h := &httpServe{cmd: cmd, stdout: &recorder{}, stderr: &recorder{}}

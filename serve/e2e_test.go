@@ -212,12 +212,15 @@ func TestEndToEndHTTP(t *testing.T) {
 	if err != nil || len(tools.Tools) != 3 {
 		t.Fatalf("tools/list: %v %v", tools, err)
 	}
+	for _, tool := range tools.Tools {
+		if tool.OutputSchema != nil {
+			t.Errorf("%s declares an output schema without --structured", tool.Name)
+		}
+	}
 	ok(t, cs, toolBackground, map[string]any{"command": "export " + mark + "; sleep 1; echo hello; sleep 100"})
-	res, _ := ok(t, cs, toolStatus, map[string]any{"id": 0, "since": 0, "wait": 20, "until": "hello"})
-	var r Report
-	structured(t, res, &r)
-	if r.Wait == nil || r.Wait.Reason != "matched" {
-		t.Errorf("wait over HTTP: %+v", r.Wait)
+	res, text := ok(t, cs, toolStatus, map[string]any{"id": 0, "since": 0, "wait": 20, "until": "hello"})
+	if res.StructuredContent != nil || !strings.Contains(text, "\nwait: matched line 1 after ") {
+		t.Errorf("wait over HTTP: want the text alone, with the wait's sentence: %v\n%s", res.StructuredContent, text)
 	}
 	fails(t, cs, toolKill, map[string]any{"id": 7})
 	ok(t, cs, toolKill, map[string]any{"id": 0, "grace": 0})

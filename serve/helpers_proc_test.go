@@ -1,17 +1,15 @@
 package serve
 
 import (
-	"context"
 	"fmt"
 	"io"
 	"net"
 	"net/http"
 	"os"
 	"path/filepath"
-	"strings"
 	"testing"
 
-	"github.com/modelcontextprotocol/go-sdk/mcp"
+	"github.com/jobdeck/jobdeck/internal/testkit"
 )
 
 // The test binary doubles as programs the tests run: a dev server (as a
@@ -66,13 +64,4 @@ func devServer() {
 
 // baselineServer is the go-sdk's plainest server on stdio: one tool,
 // "reply", that returns a text of the size its argument asks for.
-func baselineServer() {
-	s := mcp.NewServer(&mcp.Implementation{Name: "baseline", Version: "0"}, nil)
-	type args struct {
-		Size int `json:"size"`
-	}
-	mcp.AddTool(s, &mcp.Tool{Name: "reply", Description: "a text of size bytes"}, func(_ context.Context, _ *mcp.CallToolRequest, in args) (*mcp.CallToolResult, any, error) {
-		return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: strings.Repeat("x", in.Size)}}}, nil, nil
-	})
-	_ = s.Run(context.Background(), &mcp.StdioTransport{})
-}
+func baselineServer() { testkit.BaselineServer() }

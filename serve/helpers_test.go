@@ -72,10 +72,17 @@ func tail(b []byte) []byte {
 	return b
 }
 
-// connect serves core in memory and returns a connected client session.
+// connect serves core in memory, with typed results (the tests read
+// their structured content), and returns a connected client session.
 func connect(t *testing.T, core Core, copts *mcp.ClientOptions) *mcp.ClientSession {
 	t.Helper()
-	return connectServer(t, newServer(core, options{progressEvery: 20 * time.Millisecond, now: func() time.Time { return t0.Add(2 * time.Second) }}), copts)
+	return connectServer(t, newServer(core, options{progressEvery: 20 * time.Millisecond, now: func() time.Time { return t0.Add(2 * time.Second) }, structured: true}), copts)
+}
+
+// connectText is connect with the default results: text alone.
+func connectText(t *testing.T, core Core) *mcp.ClientSession {
+	t.Helper()
+	return connectServer(t, newServer(core, options{progressEvery: 20 * time.Millisecond, now: func() time.Time { return t0.Add(2 * time.Second) }}), nil)
 }
 
 func connectServer(t *testing.T, s *server, copts *mcp.ClientOptions) *mcp.ClientSession {

@@ -35,6 +35,9 @@ type HTTPOptions struct {
 	Token string
 	// Ready, if not nil, is called with the address once it listens.
 	Ready func(addr string)
+	// Structured is StreamOptions.Structured for every client of this
+	// server (--serve --http ADDR --structured).
+	Structured bool
 	// Log receives the server's errors, each kind once and then
 	// rate-limited (see errorLog); nil discards them.
 	Log io.Writer
@@ -128,7 +131,7 @@ func startHTTP(ctx context.Context, core Core, opts HTTPOptions) (*httpServer, e
 		return nil, err
 	}
 	life, cancel := context.WithCancel(ctx)
-	h := &httpServer{addr: ln.Addr().String(), s: newServer(core, options{life: life}), served: make(chan error, 1), cancel: cancel}
+	h := &httpServer{addr: ln.Addr().String(), s: newServer(core, options{life: life, structured: opts.Structured}), served: make(chan error, 1), cancel: cancel}
 	elog := newErrorLog(opts.Log, opts.Token)
 	h.conns = newConnLimit(ln, opts.MaxConns, elog)
 	h.sessions = newSessionLRU(opts.MaxSessions, opts.SessionTimeout, h.s.mcp)

@@ -20,7 +20,7 @@ func (s *server) list(req *mcp.CallToolRequest, budget int) (*mcp.CallToolResult
 // marks the finished jobs it shows as told to the client; w is the wait's
 // structured outcome.
 func (s *server) listResult(req *mcp.CallToolRequest, lead string, w *Wait, list []model.Snapshot, now time.Time, budget int) (*mcp.CallToolResult, any, error) {
-	l := listText(lead, list, s.core.Dropped(), now, budget, w)
+	l := listText(lead, list, s.core.Dropped(), now, budget, w, s.opts.structured)
 	// The list shows these jobs' states: the client has seen them. The
 	// jobs it leaves out are noted later, once.
 	s.notes.take(s.noteKey(req), nil, l.jobs...)

@@ -14,8 +14,10 @@ import (
 // A report result is made in two steps: the core selects lines within a
 // byte budget of raw text (StatusOptions.MaxBytes, LineBytes), then render
 // words them and, where the words do not fit the result's budget (markers,
-// sanitised text, notes), leaves out more of the oldest lines. The text and
-// the structured content always show the same lines, with the same cuts.
+// sanitised text, notes), leaves out more of the oldest lines. The text is
+// the result a model reads; with --serve --structured (view.typed) the
+// structured content shows the same lines, with the same cuts, and its
+// JSON fits the budget on its own too.
 
 // lineBudget is the most bytes one line keeps in a result of budget bytes:
 // a sixteenth of it (1 KiB of 16 KiB; 16 KiB, the ring's own cap, of 256
@@ -29,8 +31,11 @@ type view struct {
 	now    time.Time
 	// full shows the whole command in the header (background's report).
 	full bool
-	// budget is the most bytes of text.
+	// budget is the most bytes of text (and, when typed, of the
+	// structured content's JSON, each on its own).
 	budget int
+	// typed makes the structured content too (--serve --structured).
+	typed bool
 	// head is the head count asked for (paging calls repeat it).
 	head int
 	// grep and context are the read's filter, repeated in paging calls.
@@ -59,7 +64,7 @@ type shownLine struct {
 	prefix string
 	body   string // the line's text after its marker, with cut marks
 	match  bool   // a grep match (not context)
-	jsize  int    // bytes of its structured Line in JSON, with a comma
+	jsize  int    // bytes of its structured Line in JSON, with a comma (view.typed)
 }
 
 // size is the bytes of the line in the text, its newline included.
@@ -79,15 +84,31 @@ type pageCut struct{ skipped, more, next uint64 }
 
 // render words v within v.budget: it works out from sizes which lines to
 // leave out (the oldest; with head, the newest), then writes the text
-// once. The text and the structured content's JSON each fit the budget
-// (ARCHITECTURE.md §5).
+// once. The text fits the budget (ARCHITECTURE.md §5). When v.typed it
+// makes the structured content too, fitted to the budget on its own: a
+// client that shows its model one form gets the whole budget in it, so
+// the JSON may leave out more of the lines than the text (each says which
+// and gives the calls that read them), and the lines counted as shown
+// are the JSON's, the fewer.
 func render(v view) rendered {
+	if !v.typed {
+		return fit(v, false)
+	}
+	text := v
+	text.typed = false
+	t, j := fit(text, false), fit(v, true)
+	return rendered{text: t.text, out: j.out, shown: j.shown}
+}
+
+// fit is render of one form: the text (v.typed false), or with jsonOnly
+// the structured content, whose JSON alone is fitted to the budget.
+func fit(v view, jsonOnly bool) rendered {
 	p := v.rep.Page
 	top := strings.Join(v.topLines(), "\n")
 	lines := v.lines(p.Lines, false)
 	partial := v.lines(p.Partial, true)
 	cut := pageCut{skipped: p.Skipped, more: p.More, next: p.Next}
-	notes, briefs := noteText(v.notes, v.now, v.budget/4)
+	notes, briefs := noteText(v.notes, v.now, v.budget/4, v.typed)
 	if notes != "" {
 		notes = "\n\n" + notes
 	}
@@ -97,11 +118,20 @@ func render(v view) rendered {
 		for _, t := range trailer {
 			size += 1 + len(t)
 		}
-		out := v.structured(nil, partial, cut, calls, briefs, len(v.notes)-len(briefs))
-		js := jsonSize(out) + linesJSON(lines)
+		var out *Report
+		js := 0
+		if v.typed {
+			out = v.structured(nil, partial, cut, calls, briefs, len(v.notes)-len(briefs))
+			js = jsonSize(out) + linesJSON(lines)
+		}
+		if jsonOnly {
+			size = 0 // the text of this round is not the result's
+		}
 		if size <= v.budget && js <= v.budget || len(lines)+len(partial) == 0 {
 			text := joinText(top, lines, partial, trailer, v.groups(), size) + notes
-			out.Lines = structLines(lines)
+			if out != nil {
+				out.Lines = structLines(lines)
+			}
 			seqs := make([]uint64, 0, len(lines))
 			for _, l := range lines {
 				seqs = append(seqs, l.l.Seq)
@@ -119,7 +149,9 @@ func render(v view) rendered {
 			before, jbefore := linesSize(lines, v.groups()), linesJSON(lines)
 			lines = v.drop(lines, &cut)
 			over -= before - linesSize(lines, v.groups())
-			jover -= jbefore - linesJSON(lines)
+			if v.typed {
+				jover -= jbefore - linesJSON(lines)
+			}
 		}
 	}
 }
@@ -160,6 +192,11 @@ func (v view) topLines() []string {
 	lines := []string{header(s, v.now, cmdMax)}
 	if v.lead != "" {
 		lines = append([]string{v.lead}, lines...)
+	}
+	if s.Live() && s.PID > 0 && (v.full || v.kill) {
+		// Where a user would stop it by hand: the start's report, and a
+		// stop that did not finish.
+		lines = append(lines, "pid "+strconv.Itoa(s.PID))
 	}
 	if s.Owner != "" && s.Owner != v.client {
 		lines = append(lines, "started by "+plainString(model.OneLine(s.Owner, 0)))
@@ -228,7 +265,9 @@ func (v view) lines(ls []model.Line, partial bool) []shownLine {
 			prefix = strconv.FormatUint(l.Seq, 10) + sep + prefix
 		}
 		sl := shownLine{l: l, prefix: prefix, body: body, match: m}
-		sl.jsize = jsonSize(structLine(sl)) + 1
+		if v.typed {
+			sl.jsize = jsonSize(structLine(sl)) + 1
+		}
 		out = append(out, sl)
 	}
 	return out

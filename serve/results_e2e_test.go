@@ -7,6 +7,7 @@ import (
 	"os"
 	"regexp"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -143,17 +144,22 @@ func readPages(t *testing.T, cs *mcp.ClientSession, args map[string]any, stop fl
 			break
 		}
 		res, text := ok(t, cs, toolStatus, args)
-		var r Report
-		structured(t, res, &r)
 		checkResultBudget(t, "a page", res, model.DefaultResultBytes)
-		for _, l := range r.Lines {
-			seen[l.Seq]++
+		// The pages are the text's: its calls read what it left out.
+		shown := pagedLine.FindAllStringSubmatch(text, -1)
+		for _, m := range shown {
+			seq, _ := strconv.ParseUint(m[1], 10, 64)
+			seen[seq]++
 		}
-		pages = append(pages, len(r.Lines))
+		pages = append(pages, len(shown))
 		args = pageCall(t, moreHint, text)
 	}
 	return seen, pages
 }
+
+// pagedLine is a line of TestEndToEndHeadPages's job in a text, its
+// number in the first group.
+var pagedLine = regexp.MustCompile(`(?m)^> L(\d{4}) `)
 
 // TestEndToEndHeadPages: a head read within a byte budget shows the
 // first lines of its range, and each hint reads the next range: every
@@ -177,10 +183,12 @@ func TestEndToEndHeadPages(t *testing.T) {
 		t.Errorf("%d calls of %v lines; want %d", len(pages), pages, want)
 	}
 	// From a tail read: the earlier lines, each once, up to the tail.
-	res, text := ok(t, cs, toolStatus, map[string]any{"id": 0})
-	var r Report
-	structured(t, res, &r)
-	first := r.Lines[0].Seq
+	_, text := ok(t, cs, toolStatus, map[string]any{"id": 0})
+	m := pagedLine.FindStringSubmatch(text)
+	if m == nil {
+		t.Fatalf("no line in the tail read:\n%.300s", text)
+	}
+	first, _ := strconv.ParseUint(m[1], 10, 64)
 	seen, pages = readPages(t, cs, pageCall(t, earlierHint, text), float64(first-1))
 	if uint64(len(seen)) != first-1 || seen[1] != 1 || seen[first-1] != 1 {
 		t.Errorf("the earlier pages showed %d of the %d lines before the tail", len(seen), first-1)

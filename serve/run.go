@@ -44,6 +44,11 @@ type StreamOptions struct {
 	// later request (protocol 2026-07-28 has no initialize). It is called
 	// once, from a request's goroutine, and must not block.
 	OnClient func(name string)
+	// Structured gives every result structured content beside its text,
+	// and each tool an output schema (--serve --structured); the text and
+	// the JSON each fit the result's budget on their own. Without it a
+	// result is its text alone: what agent clients hand their model.
+	Structured bool
 }
 
 // RunStream is RunStdio with per-session settings: a jobdeck session runs
@@ -51,7 +56,7 @@ type StreamOptions struct {
 func RunStream(ctx context.Context, core Core, in io.Reader, out io.Writer, opts StreamOptions) error {
 	waits, cut := context.WithCancelCause(ctx)
 	defer cut(errStopping)
-	s := newServer(core, options{life: waits, onClient: opts.OnClient})
+	s := newServer(core, options{life: waits, onClient: opts.OnClient, structured: opts.Structured})
 	return s.serveLines(ctx, func() { cut(errStopping) }, in, out, func() { cut(errInputEnded) })
 }
 

@@ -27,19 +27,19 @@ const version = "0.1.0"
 const instructions = `jobdeck runs shell commands as background jobs and keeps their output (the last 2000 lines each). background starts one (and can wait for it); job_status reads, greps and waits; job_kill stops a job with everything it started. Results are at most 16 KiB and say how to read what they left out. Jobs that finished since you last looked are noted at the end of every result, once.`
 
 // Tool descriptions: product copy that teaches the common loops in a few
-// lines each. tools/list stays under 6 KB (a test holds it there).
+// lines each. tools/list stays under 4 KB (a test holds it there).
 const (
-	descBackground = `Run a shell command (bash) in the background: dev servers, watchers, builds, tests. Returns the job id, state and newest lines.
+	descBackground = `Run a shell command (bash) in the background: dev servers, watchers, builds, tests. Returns its report.
 Start and wait in one call: {"command":"npm run dev","wait":60,"until":"ready|listening"} returns once a line matches; {"command":"go test ./...","wait":600} once it ends.
-Then job_status reads it, job_kill stops it. At most 8 jobs run at once.`
+job_status reads it, job_kill stops it; at most 8 run at once.`
 	descStatus = `A job's state and output ("> " stdout, "! " stderr). Without id: the list.
-New lines only: {"id":0,"since":<next of the last result>}.
+New lines: {"id":0,"since":N}, N from a result's [next: ...] call.
 Wait for a line: {"id":0,"wait":30,"until":"ready"}; the first wait sees the whole output, later ones only lines after the last match.
-Wait for any job: {"wait":600} returns when one ends (with until: prints a match) and says which.
-Search: {"id":0,"grep":"FAIL|panic","context":2}, each line with its seq.
-lines: newest N (default 50); head: oldest N. Results fit 16 KiB (max_bytes for more) and end with the call that reads what was left out.
-Waits notify progress; a long wait needs a client request timeout longer than it.`
-	descKill = `Stop a job and its whole process tree: SIGTERM, then SIGKILL after grace seconds (default: the job's own grace, %s for the jobs you start here). Returns once nothing of it runs, with the stop and the lines you were not shown yet. Output stays readable with job_status. restart: true then starts the same command again and returns the new job's report.`
+Wait for any job: {"wait":600} returns when one ends (with until: prints a match).
+Search: {"id":0,"grep":"FAIL|panic","context":2}. lines/head: newest/oldest N.
+A result fits 16 KiB (max_bytes) and ends with the calls that read what it left out.
+Long waits need a longer client request timeout.`
+	descKill = `Stop a job and its whole process tree: SIGTERM, then SIGKILL after grace seconds (default: the job's own grace, %s for the jobs you start here). Returns once nothing of it runs, with the lines you were not shown yet. job_status still reads it. restart: true then starts it again as a new job.`
 )
 
 // graceCore is a Core that says the grace of the jobs it starts without
@@ -81,6 +81,11 @@ type options struct {
 	now func() time.Time
 	// onClient is told the client's name once it is known (StreamOptions).
 	onClient func(name string)
+	// structured declares an output schema for each tool and gives each
+	// result its structured content beside the text (--serve
+	// --structured); without it a result is its text alone, the form
+	// every agent client hands its model as it was written.
+	structured bool
 }
 
 // server holds the tools' state: the core and what each session was told.
@@ -94,8 +99,9 @@ type server struct {
 }
 
 // NewServer returns an MCP server with jobdeck's tools (background,
-// job_status, job_kill) over core. Connect it to any transport; each
-// connection (MCP session) gets its own finished-job notes.
+// job_status, job_kill) over core, whose results are text only. Connect it
+// to any transport; each connection (MCP session) gets its own
+// finished-job notes.
 func NewServer(core Core) *mcp.Server {
 	return newServer(core, options{}).mcp
 }
@@ -124,10 +130,13 @@ func newServer(core Core, opts options) *server {
 	}
 
 	no, yes := false, true
-	output := outputSchema()
+	var output any // a nil *jsonschema.Schema in it would be refused
+	if opts.structured {
+		output = outputSchema()
+	}
 	addTool(s, &mcp.Tool{
 		Name:         toolBackground,
-		Title:        "Run a command in the background",
+		Title:        "Run in the background",
 		Description:  descBackground,
 		InputSchema:  s.inputs[toolBackground],
 		OutputSchema: output,
@@ -151,7 +160,7 @@ func newServer(core Core, opts options) *server {
 	}, s.status)
 	addTool(s, &mcp.Tool{
 		Name:         toolKill,
-		Title:        "Stop a job and its process tree",
+		Title:        "Stop a job's process tree",
 		Description:  killDescription(core),
 		InputSchema:  s.inputs[toolKill],
 		OutputSchema: output,
@@ -165,11 +174,12 @@ func newServer(core Core, opts options) *server {
 }
 
 // addTool registers a tool whose handler takes its arguments decoded as
-// In and returns its structured content as any value. Unlike mcp.AddTool,
-// it checks the arguments with explainArguments (the same rules as the
-// schema, in plain words) and puts the structured content on the wire as
-// it was marshalled, without decoding it again to validate it against the
-// output schema: a report's lines are marshalled once.
+// In and returns its structured content as any value (nil, and not used,
+// unless the server is structured). Unlike mcp.AddTool, it checks the
+// arguments with explainArguments (the same rules as the schema, in plain
+// words) and puts the structured content on the wire as it was
+// marshalled, without decoding it again to validate it against the output
+// schema: a report's lines are marshalled once.
 func addTool[In any](s *server, t *mcp.Tool, h func(context.Context, *mcp.CallToolRequest, In) (*mcp.CallToolResult, any, error)) {
 	schema := s.inputs[t.Name]
 	s.mcp.AddTool(t, func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
@@ -188,7 +198,7 @@ func addTool[In any](s *server, t *mcp.Tool, h func(context.Context, *mcp.CallTo
 		if res == nil {
 			res = &mcp.CallToolResult{}
 		}
-		if out != nil {
+		if out != nil && s.opts.structured {
 			b, err := marshalSized(out, textSize(res))
 			if err != nil {
 				return nil, err

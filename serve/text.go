@@ -59,16 +59,47 @@ type waitWords struct {
 	// ending is why the server cut a cancelled wait short ("the session
 	// is ending"); "" when the client cancelled it.
 	ending string
+	// fromStart, for background's wait, is how long after the job started
+	// the matched line came or the job ended: the note says that, not how
+	// long the wait itself took (the start's own report time came first).
+	fromStart *time.Duration
+}
+
+// sinceStart is how long after its job started a wait's matched line
+// came, or the job ended; nil when the report's wait did neither.
+func sinceStart(rep model.Report) *time.Duration {
+	w, start := rep.Wait, rep.Job.Started
+	var at time.Time
+	switch {
+	case w == nil || start.IsZero():
+		return nil
+	case w.Reason == model.WaitMatched && w.Match != nil:
+		at = w.Match.Time
+	case w.Reason == model.WaitEnded && !rep.Job.Ended.IsZero():
+		at = rep.Job.Ended
+	default:
+		return nil
+	}
+	d := max(at.Sub(start), 0)
+	return &d
 }
 
 // waitNote says how a wait ended: "wait: matched line 4 after 1.2s
 // (printed 300ms ago): ready", "wait: job 2 (tests) ended after 12s",
 // "wait: timed out after 5s", "wait: cancelled by the client after 2s",
-// "wait: cut short after 30s: the session is ending".
+// "wait: cut short after 30s: the session is ending"; background's:
+// "wait: matched line 1 300ms after the start".
 func waitNote(w *model.WaitResult, ww waitWords) string {
 	waited := "after " + w.Waited.Round(100*time.Millisecond).String()
 	if w.Waited < 50*time.Millisecond {
 		waited = "at once"
+	}
+	started := ww.fromStart != nil && (w.Reason == model.WaitMatched || w.Reason == model.WaitEnded)
+	if started {
+		waited = ww.fromStart.Round(100*time.Millisecond).String() + " after the start"
+		if *ww.fromStart < 50*time.Millisecond {
+			waited = "as it started"
+		}
 	}
 	who := ""
 	if ww.job != "" {
@@ -84,11 +115,15 @@ func waitNote(w *model.WaitResult, ww waitWords) string {
 		if m.Partial {
 			what = "the open line (no newline yet)"
 		}
-		when := "printed " + max(ww.now.Sub(m.Time), 0).Round(100*time.Millisecond).String() + " ago"
+		when := " (printed " + max(ww.now.Sub(m.Time), 0).Round(100*time.Millisecond).String() + " ago"
 		if ww.shown {
 			when += ", already in an earlier result"
 		}
-		note := fmt.Sprintf("wait: %smatched %s %s (%s)", who, what, waited, when)
+		when += ")"
+		if started {
+			when = "" // its time is in waited
+		}
+		note := fmt.Sprintf("wait: %smatched %s %s%s", who, what, waited, when)
 		if ww.inResult {
 			return note
 		}

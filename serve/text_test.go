@@ -98,7 +98,7 @@ func TestRenderBudget(t *testing.T) {
 		lines = append(lines, model.Line{Seq: i, Text: []byte(strings.Repeat("é<", 10))}) // 30 bytes each, 80 in JSON
 	}
 	rep := model.Report{Job: model.Snapshot{ID: 1, Command: "x", State: model.StateRunning, Started: t0}, Page: model.Page{Lines: lines, Next: 100, Last: 100}}
-	r := render(view{rep: rep, client: "me", now: t0, budget: model.MinResultBytes})
+	r := render(view{rep: rep, client: "me", now: t0, budget: model.MinResultBytes, typed: true})
 	if len(r.text) > model.MinResultBytes {
 		t.Fatalf("text is %d bytes, over its %d", len(r.text), model.MinResultBytes)
 	}
@@ -110,8 +110,14 @@ func TestRenderBudget(t *testing.T) {
 		t.Fatalf("%d lines kept (newest %d), skipped %d, shown %d", n, r.out.Lines[n-1].Seq, r.out.Skipped, len(r.shown))
 	}
 	want := `job_status {"id":1,"since":0,"head":` + strconv.Itoa(100-n) + `}`
-	if !strings.Contains(r.text, want) || r.out.Calls[0] != want {
-		t.Fatalf("no call for the left-out lines (%s):\n%s", want, r.text)
+	if r.out.Calls[0] != want {
+		t.Fatalf("no call for the left-out lines (%s): %v", want, r.out.Calls)
+	}
+	// Each form has the whole budget: the text, 30 bytes a line where the
+	// JSON takes 80, shows more lines, and its own call for the rest.
+	shown := strings.Count(r.text, "\n> ")
+	if textWant := `job_status {"id":1,"since":0,"head":` + strconv.Itoa(100-shown) + `}`; shown <= n || !strings.Contains(r.text, textWant) {
+		t.Fatalf("the text shows %d lines to the JSON's %d (want more), and the call %s:\n%s", shown, n, textWant, r.text)
 	}
 	for _, l := range r.out.Lines {
 		if !strings.Contains(r.text, "> "+l.Text) {

@@ -182,6 +182,9 @@ func (s *server) report(ctx context.Context, req *mcp.CallToolRequest, tool stri
 		v.ww.shown = w.Match.Seq > 0 && s.notes.wasShown(key, id, w.Match.Seq)
 		s.notes.matched(key, id, seq)
 	}
+	if tool == toolBackground {
+		v.ww.fromStart = sinceStart(rep)
+	}
 	v.rep, v.budget = rep, opts.MaxBytes
 	return s.finish(req, v)
 }
@@ -307,7 +310,7 @@ func (s *server) kill(ctx context.Context, req *mcp.CallToolRequest, in KillArgs
 // lines it shows count as shown to the client.
 func (s *server) finish(req *mcp.CallToolRequest, v view) (*mcp.CallToolResult, any, error) {
 	key := s.noteKey(req)
-	v.client, v.now = clientName(req), s.opts.now()
+	v.client, v.now, v.typed = clientName(req), s.opts.now(), s.opts.structured
 	v.ww.now = v.now
 	all := s.core.List()
 	v.notes = s.notes.take(key, all, v.rep.Job)
@@ -319,6 +322,9 @@ func (s *server) finish(req *mcp.CallToolRequest, v view) (*mcp.CallToolResult, 
 	}
 	r := render(v)
 	s.notes.saw(key, v.rep.Job.ID, r.shown)
+	if r.out == nil {
+		return textResult(r.text), nil, nil // not a nil *Report in an any
+	}
 	return textResult(r.text), r.out, nil
 }
 

@@ -3,6 +3,7 @@ package serve
 import (
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 	"time"
@@ -56,8 +57,15 @@ func TestEndToEndUntil(t *testing.T) {
 	if r.Wait == nil || r.Wait.Reason != "matched" || r.Wait.MatchSeq != 2 || !strings.Contains(text, "> listening on 8080") || time.Since(start) > 10*time.Second {
 		t.Fatalf("background with wait and until:\n%s\n%+v", text, r.Wait)
 	}
-	if !strings.HasPrefix(text, "job 1 running 0:00 echo booting; sleep 0.5; echo listening on 8080; sleep 30\n") {
+	if first, _, _ := strings.Cut(text, "\n"); !strings.HasPrefix(first, "job 1 running 0:0") || !strings.HasSuffix(first, " echo booting; sleep 0.5; echo listening on 8080; sleep 30") {
 		t.Errorf("background's report shows the whole command: %q", text)
+	}
+	// The wait's sentence says when the line came after the start: the
+	// start's own report time is no part of it.
+	if m := regexp.MustCompile(`\nwait: matched line 2 ([0-9.]+)(ms|s) after the start\n`).FindStringSubmatch(text); m == nil {
+		t.Errorf("background's wait does not say when the match came after the start:\n%s", text)
+	} else if d, _ := time.ParseDuration(m[1] + m[2]); d < 400*time.Millisecond {
+		t.Errorf("the match came %v after the start, before the job's sleep 0.5 ended:\n%s", d, text)
 	}
 	ok(t, cs, toolKill, map[string]any{"id": 1, "grace": 0})
 }

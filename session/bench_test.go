@@ -139,8 +139,9 @@ func BenchmarkIngestThroughSession(b *testing.B) {
 		}
 		b.Run(name, func(b *testing.B) {
 			w := newWorld(b)
-			shared, _ := w.agent("agent", "--linger", "1s")
-			private, _ := w.agent("agent", "--private")
+			// Typed results: jobElapsed reads the structured content.
+			shared, _ := w.agent("agent", "--linger", "1s", "--structured")
+			private, _ := w.agent("agent", "--private", "--structured")
 			var inSession, inPrivate, trivial time.Duration
 			for i := range b.N {
 				trivial += testkit.FloodRead(b, cmd, tty, nil)

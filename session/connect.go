@@ -39,6 +39,8 @@ type JoinOptions struct {
 	// JobGrace, when set, is the grace of this client's jobs that do not
 	// name one (see Hello.Grace).
 	JobGrace *time.Duration
+	// Structured asks for typed results (see Hello.Structured).
+	Structured bool
 	// Exe starts a session process; "" means this binary.
 	Exe string
 	// Timeout bounds the whole join; zero means a minute plus six (a
@@ -295,7 +297,7 @@ func newHello(opts JoinOptions) (Hello, error) {
 	return Hello{
 		Protocol: Protocol, Version: Version(), Kind: opts.Kind, Name: name,
 		PID: os.Getpid(), Dir: []byte(dir), Env: envBytes(env), HTTP: opts.HTTP,
-		Grace: opts.JobGrace,
+		Grace: opts.JobGrace, Structured: opts.Structured,
 	}, nil
 }
 

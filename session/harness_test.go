@@ -162,6 +162,9 @@ func runRole(role string) int {
 		return 0
 	case "oldsession":
 		return oldSession(os.Getenv("JDTEST_SDIR"), os.Getenv("JDTEST_KEY"))
+	case "mcp-baseline":
+		testkit.BaselineServer()
+		return 0
 	}
 	fmt.Println("unknown role", role)
 	return 2

@@ -22,7 +22,7 @@ import (
 // (session/info, session/stop, and the fields of Info that `jobdeck
 // sessions` shows), so that `jobdeck sessions stop` stops a session of
 // any version.
-const Protocol = 4
+const Protocol = 5
 
 // Kind says what a client is; it decides what the connection carries after
 // the hello (see the package doc).
@@ -73,6 +73,11 @@ type Hello struct {
 	// do not name their own (the client's --grace; the session's own
 	// default applies otherwise).
 	Grace *time.Duration `json:"grace,omitempty"`
+	// Structured asks, for KindMCP and KindHTTP, for results with
+	// structured content and tools with output schemas (the client's
+	// --structured: serve.StreamOptions.Structured); without it the
+	// client's MCP server answers in text alone.
+	Structured bool `json:"structured,omitempty"`
 }
 
 // HTTPParams asks the session to serve MCP over streamable HTTP.

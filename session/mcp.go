@@ -18,8 +18,9 @@ import (
 // serveMCP runs the MCP server of package serve over the real jobs table
 // on one relayed connection, until the client's input ends (its stdin
 // did) or the session ends. Jobs the agent starts run with the agent's
-// directory and environment (from its hello); the client is listed under
-// the name its MCP initialize gives.
+// directory and environment (from its hello), and its results are typed
+// when the hello asks (Hello.Structured); the client is listed under the
+// name its MCP initialize gives.
 func (s *server) serveMCP(ctx context.Context, conn *serverConn) error {
 	core := clientCore{Table: s.table, dir: string(conn.hello.Dir), env: envStrings(conn.hello.Env), grace: conn.hello.Grace}
 	ctx, cancel := context.WithCancel(ctx)
@@ -30,7 +31,8 @@ func (s *server) serveMCP(ctx context.Context, conn *serverConn) error {
 		conn.c.Close()
 	})
 	return serve.RunStream(ctx, core, conn.r, conn.c, serve.StreamOptions{
-		OnClient: func(name string) { s.rename(conn.client, name) },
+		OnClient:   func(name string) { s.rename(conn.client, name) },
+		Structured: conn.hello.Structured,
 	})
 }
 
@@ -90,7 +92,7 @@ func (s *server) startHTTP(h Hello) (string, func(), error) {
 	core := clientCore{Table: s.table, dir: string(h.Dir), env: envStrings(h.Env), grace: h.Grace}
 	go func() {
 		errCh <- serve.RunHTTP(ctx, core, serve.HTTPOptions{
-			Addr: h.HTTP.Addr, Token: h.HTTP.Token, Log: os.Stderr,
+			Addr: h.HTTP.Addr, Token: h.HTTP.Token, Log: os.Stderr, Structured: h.Structured,
 			Ready: func(addr string) { addrCh <- addr },
 		})
 	}()

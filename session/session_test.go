@@ -362,40 +362,7 @@ var (
 func TestHTTPJoinsSession(t *testing.T) {
 	t.Parallel()
 	w := newWorld(t)
-	token := "session-test-token-0123456789abcdef"
-	cmd := w.cmd("--serve", "--http", "127.0.0.1:0", "--linger", "1s", "--grace", "1s")
-	cmd.Env = append(cmd.Env, "JOBDECK_TOKEN="+token)
-	stderr, err := cmd.StderrPipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	defer func() { _ = cmd.Process.Kill(); _ = cmd.Wait() }()
-	url := make(chan string, 1)
-	go func() {
-		sc := bufio.NewScanner(stderr)
-		for sc.Scan() {
-			if i := strings.Index(sc.Text(), "http://"); i >= 0 {
-				url <- strings.Fields(sc.Text()[i:])[0]
-			}
-		}
-	}()
-	var endpoint string
-	select {
-	case endpoint = <-url:
-	case <-time.After(20 * time.Second):
-		t.Fatal("jobdeck --serve --http did not say where it serves")
-	}
-	hc := &http.Client{Transport: bearer{token}}
-	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
-	defer cancel()
-	h, err := mcp.NewClient(&mcp.Implementation{Name: "http-agent", Version: "1"}, nil).
-		Connect(ctx, &mcp.StreamableClientTransport{Endpoint: endpoint, HTTPClient: hc}, nil)
-	if err != nil {
-		t.Fatalf("connect over HTTP: %v", err)
-	}
+	h, cmd, endpoint, hc := w.httpAgent("http-agent")
 	defer h.Close()
 	w.call(h, "background", map[string]any{"command": w.job("echo over http; sleep 300")}, false)
 	s, _ := w.agent("stdio-agent")
@@ -414,6 +381,51 @@ func TestHTTPJoinsSession(t *testing.T) {
 	s.Close()
 	h.Close()
 	w.noLeftovers(15 * time.Second)
+}
+
+// httpAgent starts `jobdeck --serve --http 127.0.0.1:0 --linger 1s
+// --grace 1s args…` and connects an MCP client called name to where it
+// says it serves; it returns the client, the command (killed when t
+// ends), the endpoint and the HTTP client that carries the token.
+func (w *world) httpAgent(name string, args ...string) (*mcp.ClientSession, *exec.Cmd, string, *http.Client) {
+	t := w.t
+	t.Helper()
+	token := "session-test-token-0123456789abcdef"
+	cmd := w.cmd(append([]string{"--serve", "--http", "127.0.0.1:0", "--linger", "1s", "--grace", "1s"}, args...)...)
+	cmd.Env = append(cmd.Env, "JOBDECK_TOKEN="+token)
+	stderr, err := cmd.StderrPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = cmd.Process.Kill(); _ = cmd.Wait() })
+	url := make(chan string, 1)
+	go func() {
+		sc := bufio.NewScanner(stderr)
+		for sc.Scan() {
+			if i := strings.Index(sc.Text(), "http://"); i >= 0 {
+				url <- strings.Fields(sc.Text()[i:])[0]
+			}
+		}
+	}()
+	var endpoint string
+	select {
+	case endpoint = <-url:
+	case <-time.After(20 * time.Second):
+		t.Fatal("jobdeck --serve --http did not say where it serves")
+	}
+	hc := &http.Client{Transport: bearer{token}}
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	h, err := mcp.NewClient(&mcp.Implementation{Name: name, Version: "1"}, nil).
+		Connect(ctx, &mcp.StreamableClientTransport{Endpoint: endpoint, HTTPClient: hc}, nil)
+	if err != nil {
+		t.Fatalf("connect over HTTP: %v", err)
+	}
+	t.Cleanup(func() { h.Close() })
+	return h, cmd, endpoint, hc
 }
 
 // bearer adds the token to every request.

@@ -2,6 +2,7 @@ package testkit
 
 import (
 	"context"
+	"encoding/json"
 	"os/exec"
 	"strings"
 	"testing"
@@ -57,4 +58,34 @@ func ToolText(res *mcp.CallToolResult) string {
 		}
 	}
 	return b.String()
+}
+
+// ModelView is what an agent client hands its model for a tool result:
+// the JSON of its structured content when it has one (Claude Code, Codex,
+// opencode and VS Code then drop the text), else its text contents, one
+// after the other (ToolText). Its length is the bytes the model reads.
+func ModelView(res *mcp.CallToolResult) string {
+	if res.StructuredContent != nil {
+		b, err := json.Marshal(res.StructuredContent)
+		if err != nil {
+			return "structured content that is not JSON: " + err.Error()
+		}
+		return string(b)
+	}
+	return ToolText(res)
+}
+
+// BaselineServer runs the go-sdk's plainest server on stdin and stdout
+// until its input ends: one tool, "reply", that returns a text of the
+// size its argument asks for ({"size": N}). It is the baseline of the
+// benchmarks of a tool call: a test binary runs it as a helper process.
+func BaselineServer() {
+	s := mcp.NewServer(&mcp.Implementation{Name: "baseline", Version: "0"}, nil)
+	type args struct {
+		Size int `json:"size"`
+	}
+	mcp.AddTool(s, &mcp.Tool{Name: "reply", Description: "a text of size bytes"}, func(_ context.Context, _ *mcp.CallToolRequest, in args) (*mcp.CallToolResult, any, error) {
+		return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: strings.Repeat("x", in.Size)}}}, nil, nil
+	})
+	_ = s.Run(context.Background(), &mcp.StdioTransport{})
 }
