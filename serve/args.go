@@ -17,7 +17,7 @@ type BackgroundArgs struct {
 	Command string   `json:"command" jsonschema:"bash command (stdin /dev/null)"`
 	Name    string   `json:"name,omitempty" jsonschema:"label (not a number); id accepts it"`
 	Cwd     string   `json:"cwd,omitempty" jsonschema:"directory (default: jobdeck's)"`
-	TTY     *bool    `json:"tty,omitempty" jsonschema:"stdout and stderr on ptys (default true)"`
+	TTY     *bool    `json:"tty,omitempty" jsonschema:"ptys for stdout, stderr (default true)"`
 	Wait    *float64 `json:"wait,omitempty" jsonschema:"seconds to wait for the end or, with until, a match"`
 	Until   string   `json:"until,omitempty" jsonschema:"regex: a matching line ends the wait"`
 	Lines   *int     `json:"lines,omitempty" jsonschema:"newest N lines (default 50)"`
