@@ -51,6 +51,7 @@ func TestParseArgs(t *testing.T) {
 		{name: "private and named", args: []string{"--private", "--session", "x"}, wantCode: 2, wantText: "--private and --session exclude each other"},
 		{name: "linger out of range", args: []string{"--linger", "2m"}, wantCode: 2, wantText: "--linger 2m0s is out of range"},
 		{name: "sessions after a flag", args: []string{"--grace", "1s", "sessions"}, wantCode: 2, wantText: "sessions is a subcommand"},
+		{name: "mcp after a flag", args: []string{"--private", "mcp"}, wantCode: 2, wantText: "mcp is a subcommand"},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {

@@ -196,6 +196,8 @@ func (cfg *config) check(ended bool) error {
 		return refuse("--grace %v is out of range; give 0 to %v (e.g. --grace 3s)", *cfg.grace, model.MaxGrace)
 	case len(cfg.commands) > 0 && cfg.commands[0] == "sessions" && !ended:
 		return refuse("sessions is a subcommand: give it first, without flags (jobdeck sessions, jobdeck sessions stop); to start a command named sessions, write jobdeck -- sessions")
+	case len(cfg.commands) > 0 && cfg.commands[0] == "mcp" && !ended:
+		return refuse("mcp is a subcommand: give it first (jobdeck mcp, jobdeck mcp --http); to start a command named mcp, write jobdeck -- mcp")
 	}
 	if err := cfg.session.check(); err != nil {
 		return refuse("%v", err)
