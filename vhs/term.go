@@ -298,6 +298,7 @@ func (t *Term) close(grace time.Duration) error {
 	_ = syscall.Kill(-pid, syscall.SIGHUP)
 	var errs []error
 	deadline := time.Now().Add(grace)
+	hangup := time.Now().Add(grace / 2)
 	clean := func() bool {
 		select {
 		case <-t.outDone:
@@ -307,6 +308,14 @@ func (t *Term) close(grace time.Duration) error {
 		return t.Exited() && len(sessionProcs(pid)) == 0
 	}
 	for !clean() && time.Now().Before(deadline) {
+		if !t.Exited() && time.Now().After(hangup) {
+			// The shell outlived its SIGHUP (bash was seen to, by more
+			// than 10 s, on a loaded machine): close the master, as a
+			// terminal window that closes does, which hangs up the line
+			// (the kernel's SIGHUP, and EOF on the shell's reads).
+			_ = t.ptmx.Close()
+			hangup = deadline
+		}
 		time.Sleep(10 * time.Millisecond)
 	}
 	if !clean() {
