@@ -119,8 +119,15 @@ func TestSimpleCommandIsTheLeader(t *testing.T) {
 	if !testkit.Poll(10*time.Second, func() bool { return j.treeRuns("sleep") }) {
 		t.Fatal("no sleep")
 	}
-	comm, _ := os.ReadFile(filepath.Join("/proc", strconv.Itoa(j.h.Pid()), "comm"))
-	environ, _ := os.ReadFile(filepath.Join("/proc", strconv.Itoa(j.h.Pid()), "environ"))
+	// The leader is sleep once exec is done: the kernel names the process
+	// before it sets the new image's environment up, so a read in between
+	// sees the name and an empty environment; poll for both.
+	var comm, environ []byte
+	testkit.Poll(10*time.Second, func() bool {
+		comm, _ = os.ReadFile(filepath.Join("/proc", strconv.Itoa(j.h.Pid()), "comm"))
+		environ, _ = os.ReadFile(filepath.Join("/proc", strconv.Itoa(j.h.Pid()), "environ"))
+		return strings.TrimSpace(string(comm)) == "sleep" && len(environ) > 0
+	})
 	if strings.TrimSpace(string(comm)) != "sleep" || !slices.Contains(strings.Split(string(environ), "\x00"), "PORT=3123") {
 		t.Errorf("the leader is %q (want sleep, with PORT=3123)", comm)
 	}
