@@ -127,6 +127,10 @@ func (s *server) serveConsole(ctx context.Context, conn *serverConn) error {
 		}
 	}()
 	s.watchClients(conn.client, f.clientsChanged)
+	// The welcome's list of clients was taken before the watch began: a
+	// client that named itself in between (an agent's initialize) would
+	// stay unnamed on this console, so the list goes out once more.
+	f.clientsChanged()
 	go f.run(ctx, p, s.info)
 	s.setClose(conn.client, func() {
 		// Say why before the link goes; best effort.

@@ -16,13 +16,22 @@ import (
 	"github.com/jobdeck/jobdeck/model"
 )
 
-// stopWhenSleeping stops j once its tree runs a sleep (the state under
-// test: the command reached it, so its traps are set) and waits for the
-// end.
-func stopWhenSleeping(t *testing.T, j *testJob, grace time.Duration) model.Exit {
+// stopWhenSleeping stops j once its tree runs a sleep and every program
+// of also (the state under test: the command reached them, so its traps
+// are set and no part of it is still a shell between fork and exec) and
+// waits for the end.
+func stopWhenSleeping(t *testing.T, j *testJob, grace time.Duration, also ...string) model.Exit {
 	t.Helper()
-	if !testkit.Poll(10*time.Second, func() bool { return j.treeRuns("sleep") }) {
-		t.Fatalf("the command never reached its sleep: %q", j.out.text())
+	running := func() bool {
+		for _, comm := range append([]string{"sleep"}, also...) {
+			if !j.treeRuns(comm) {
+				return false
+			}
+		}
+		return true
+	}
+	if !testkit.Poll(10*time.Second, running) {
+		t.Fatalf("the command never reached its sleep (and %v): %q", also, j.out.text())
 	}
 	if err := j.h.Stop(grace); err != nil {
 		t.Fatal(err)
@@ -59,12 +68,15 @@ func TestWrapperEndsLikeItsCommand(t *testing.T) {
 		{"list", `sleep 60; echo NEXT-PART-RAN`, model.Exit{Signal: int(syscall.SIGTERM)}},
 		{"pipeline", `sleep 60 | cat; echo NEXT-PART-RAN`, model.Exit{Signal: int(syscall.SIGTERM)}},
 	}
+	// also: the programs that run beside the sleep, once the command
+	// reached the state under test.
+	also := map[string][]string{"pipeline": {"cat"}}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
 			t.Parallel()
 			for _, tty := range []bool{false, true} {
 				j := startJob(t, Config{Command: c.cmd, TTY: tty})
-				if got := stopWhenSleeping(t, j, time.Second); got != c.want {
+				if got := stopWhenSleeping(t, j, time.Second, also[c.name]...); got != c.want {
 					t.Errorf("tty %v: exit %v, want %v", tty, got, c.want)
 				}
 				out := j.out.text() + j.errOut.text()
