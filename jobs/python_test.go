@@ -1,11 +1,13 @@
 package jobs
 
 import (
+	"fmt"
 	"net"
 	"strings"
 	"testing"
 	"time"
 
+	"github.com/jobdeck/jobdeck/internal/testkit"
 	"github.com/jobdeck/jobdeck/model"
 )
 
@@ -13,12 +15,16 @@ import (
 
 // TestKillFreesPorts: two python servers started in the background of one
 // job; once both listen, a kill frees both ports within grace + 1 s, and the
-// same command binds them again at once.
+// same command binds them again at once. The ports are free ones, so that
+// this test runs beside another copy of itself (CI's plain and -race
+// passes run at once).
 func TestKillFreesPorts(t *testing.T) {
 	needTools(t, "python3")
 	tb := newTable(t, Options{Grace: new(time.Second)})
-	cmd := `sh -c 'python3 -m http.server 8701 & python3 -m http.server 8702 & wait'`
-	listening := func() bool { return canConnect("127.0.0.1:8701") && canConnect("127.0.0.1:8702") }
+	ports := testkit.FreePorts(t, 2)
+	a, b := fmt.Sprintf("127.0.0.1:%d", ports[0]), fmt.Sprintf("127.0.0.1:%d", ports[1])
+	cmd := fmt.Sprintf(`sh -c 'python3 -m http.server %d & python3 -m http.server %d & wait'`, ports[0], ports[1])
+	listening := func() bool { return canConnect(a) && canConnect(b) }
 	for round := range 2 {
 		r := start(t, tb, model.Spec{Command: cmd, Dir: t.TempDir()})
 		waitFor(t, 10*time.Second, "both servers to listen", listening)
@@ -26,7 +32,7 @@ func TestKillFreesPorts(t *testing.T) {
 		if _, err := tb.Kill(t.Context(), r.Job.ID, model.KillOptions{}); err != nil {
 			t.Fatal(err)
 		}
-		waitFor(t, 2*time.Second, "both ports to be free", func() bool { return !canConnect("127.0.0.1:8701") && !canConnect("127.0.0.1:8702") })
+		waitFor(t, 2*time.Second, "both ports to be free", func() bool { return !canConnect(a) && !canConnect(b) })
 		if d := time.Since(t0); d > 2*time.Second {
 			t.Fatalf("round %d: ports free %v after the kill began; grace + 1 s is 2 s", round, d)
 		}
