@@ -425,6 +425,23 @@ func TestCloseEndsSession(t *testing.T) {
 	}
 }
 
+// TestCloseEndsSessionIgnoringHangup runs TestCloseEndsSession in a copy
+// of this test binary started with SIGHUP ignored, as under nohup(1) or a
+// CI runner that ignores it: the shell still starts with SIGHUP at its
+// default, so Close's hangup still ends it and its background job.
+func TestCloseEndsSessionIgnoringHangup(t *testing.T) {
+	t.Parallel()
+	if _, err := exec.LookPath("bash"); err != nil {
+		t.Skip("bash not installed")
+	}
+	cmd := exec.CommandContext(t.Context(), "sh", "-c", `trap '' HUP; exec "$@"`, "sh",
+		os.Args[0], "-test.run", "^TestCloseEndsSession$", "-test.count", "1", "-test.v")
+	out, err := cmd.CombinedOutput()
+	if err != nil || !strings.Contains(string(out), "--- PASS: TestCloseEndsSession/background_job_gets_the_hangup") {
+		t.Fatalf("TestCloseEndsSession with SIGHUP ignored: %v\n%s", err, out)
+	}
+}
+
 // TestScreenReadsDuringOutput reads the screen while the program floods it;
 // under -race this catches reads of cells that the output goroutine is
 // changing.

@@ -8,6 +8,7 @@ import (
 	"io"
 	"os"
 	"os/exec"
+	"os/signal"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -69,6 +70,7 @@ func StartTerm(opts TermOptions) (*Term, error) {
 	if len(opts.Argv) == 0 || opts.Cols <= 0 || opts.Rows <= 0 {
 		return nil, fmt.Errorf("start terminal: need a program and a positive size, got %q at %d×%d", opts.Argv, opts.Cols, opts.Rows)
 	}
+	hangupDefault.Do(catchIgnoredHangup)
 	cmd := exec.Command(opts.Argv[0], opts.Argv[1:]...)
 	cmd.Env = opts.Env
 	cmd.Dir = opts.Dir
@@ -95,6 +97,21 @@ func StartTerm(opts TermOptions) (*Term, error) {
 		close(t.exited)
 	}()
 	return t, nil
+}
+
+// hangupDefault runs catchIgnoredHangup once per process.
+var hangupDefault sync.Once
+
+// catchIgnoredHangup makes a runner started with SIGHUP ignored (under
+// nohup(1), say) start its shells with SIGHUP at its default, as a terminal
+// does, so that Close's hangup ends them. An ignored signal stays ignored
+// across execve(2) but a caught one is reset to its default (signal(7)), so
+// the runner catches SIGHUP into a channel nobody reads: a hangup still
+// does not end the runner, and its children see the default.
+func catchIgnoredHangup() {
+	if signal.Ignored(syscall.SIGHUP) {
+		signal.Notify(make(chan os.Signal, 1), syscall.SIGHUP)
+	}
 }
 
 // copyOut feeds pty output to the emulator until the pty reports EOF or EIO,
