@@ -29,6 +29,10 @@ import (
 //	  no children).
 //	exec PROGRAM ARGV0 ARGS...: execs PROGRAM (looked up in PATH) with the
 //	  given argv, so scripts need neither setsid(1) nor perl.
+//	children N PROGRAM ARGV0 ARGS...: starts N copies of PROGRAM (each in a
+//	  session of its own when SUPTEST_CHILD_SETSID=1) and waits for them:
+//	  Go starts a child with vfork, far cheaper than a fork of bash or a
+//	  start of this binary per child.
 //
 // Before any mode, SUPTEST_SETSID=1 calls setsid(2) and SUPTEST_SETPGID=1
 // setpgid(0, 0).
@@ -56,16 +60,34 @@ func runHelper(mode string) int {
 			fmt.Fprintln(os.Stderr, err)
 			return 127
 		}
-		env := os.Environ()
-		for i, kv := range env {
-			if strings.HasPrefix(kv, helperEnv+"=") {
-				env = append(env[:i], env[i+1:]...)
-				break
-			}
-		}
-		err = syscall.Exec(path, os.Args[2:], env)
+		err = syscall.Exec(path, os.Args[2:], helperlessEnv())
 		fmt.Fprintln(os.Stderr, "exec:", err)
 		return 126
+	case "children":
+		n, err := strconv.Atoi(os.Args[1])
+		if err != nil || len(os.Args) < 4 {
+			fmt.Fprintln(os.Stderr, "usage: children N PROGRAM ARGV0 ARGS...")
+			return 2
+		}
+		path, err := exec.LookPath(os.Args[2])
+		if err != nil {
+			fmt.Fprintln(os.Stderr, err)
+			return 127
+		}
+		setsid := os.Getenv("SUPTEST_CHILD_SETSID") == "1"
+		var children []*exec.Cmd
+		for range n {
+			c := &exec.Cmd{Path: path, Args: os.Args[3:], Env: helperlessEnv(), SysProcAttr: &syscall.SysProcAttr{Setsid: setsid}}
+			if err := c.Start(); err != nil {
+				fmt.Fprintln(os.Stderr, "children:", err)
+				return 1
+			}
+			children = append(children, c)
+		}
+		for _, c := range children {
+			_ = c.Wait()
+		}
+		return 0
 	case "ticker":
 		life, _ := strconv.Atoi(os.Getenv("SUPTEST_LIFE"))
 		end := time.Now().Add(time.Duration(life) * time.Second)
@@ -101,6 +123,18 @@ func runHelper(mode string) int {
 	}
 	fmt.Fprintln(os.Stderr, "unknown helper mode", mode)
 	return 2
+}
+
+// helperlessEnv is this process's environment without the helper's mode,
+// for the programs a helper starts.
+func helperlessEnv() []string {
+	env := os.Environ()
+	for i, kv := range env {
+		if strings.HasPrefix(kv, helperEnv+"=") {
+			return append(env[:i], env[i+1:]...)
+		}
+	}
+	return env
 }
 
 // fakeJobdeckMain is the fakejobdeck helper. Besides the job's output it

@@ -56,10 +56,12 @@ func TestMain(m *testing.M) {
 
 var sessionSeq atomic.Int64
 
-// newSession returns a session marker unique to this test run; it also
-// serves as the argv/env marker of the test's scripts.
+// testSession returns a session marker unique to this test run; it also
+// serves as the argv/env marker of the test's scripts, found by substring
+// (testkit.Marked). The sequence number has a fixed width so that no
+// marker is a prefix of another ("-1" of "-10").
 func testSession() string {
-	return fmt.Sprintf("suptest%d-%d", os.Getpid(), sessionSeq.Add(1))
+	return fmt.Sprintf("suptest%d-%05d", os.Getpid(), sessionSeq.Add(1))
 }
 
 // capture collects one output stream: the first headCap bytes, the last

@@ -11,6 +11,7 @@ import (
 type proc struct {
 	pid, pgid int
 	comm      string
+	state     string // proc(5) stat field 3: R, S, D, T, …
 }
 
 // sessionProcs returns the live (non-zombie) processes whose session id is
@@ -44,7 +45,7 @@ func sessionProcs(sid int) []proc {
 		pgid, _ := strconv.Atoi(f[2])
 		sess, _ := strconv.Atoi(f[3])
 		if sess == sid {
-			out = append(out, proc{pid: pid, pgid: pgid, comm: s[open+1 : end]})
+			out = append(out, proc{pid: pid, pgid: pgid, comm: s[open+1 : end], state: f[0]})
 		}
 	}
 	return out
@@ -59,7 +60,10 @@ func describeProcs(ps []proc) string {
 		if i > 0 {
 			b.WriteString(", ")
 		}
-		fmt.Fprintf(&b, "pid %d (%s)", p.pid, p.comm)
+		// The state and the kernel function it sleeps in (proc(5) wchan)
+		// tell a stopped or blocked process from a slow one.
+		wchan, _ := os.ReadFile(fmt.Sprintf("/proc/%d/wchan", p.pid))
+		fmt.Fprintf(&b, "pid %d (%s, state %s, wchan %s)", p.pid, p.comm, p.state, strings.TrimSpace(string(wchan)))
 	}
 	return b.String()
 }

@@ -62,7 +62,9 @@ func startShellEnv(t testing.TB, cols, rows int, extra ...string) (*Term, []stri
 		t.Fatal(err)
 	}
 	t.Cleanup(func() {
-		if err := term.Close(10 * time.Second); err != nil {
+		// A long grace costs nothing when the shell ends at once; with both
+		// cores busy bash was seen to outlive its SIGHUP by over 10 s.
+		if err := term.Close(30 * time.Second); err != nil {
 			t.Errorf("closing the terminal: %v", err)
 		}
 		testkit.WaitSessions(sessions, SessionsEnd)
