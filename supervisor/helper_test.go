@@ -51,33 +51,32 @@ func runHelper(mode string) int {
 	}
 	switch mode {
 	case "exec":
-		if len(os.Args) < 3 {
-			fmt.Fprintln(os.Stderr, "usage: exec PROGRAM ARGV0 ARGS...")
-			return 2
+		path, argv, code := helperProgram(os.Args[1:], "exec PROGRAM ARGV0 ARGS...")
+		if code != 0 {
+			return code
 		}
-		path, err := exec.LookPath(os.Args[1])
-		if err != nil {
-			fmt.Fprintln(os.Stderr, err)
-			return 127
-		}
-		err = syscall.Exec(path, os.Args[2:], helperlessEnv())
+		err := syscall.Exec(path, argv, helperlessEnv())
 		fmt.Fprintln(os.Stderr, "exec:", err)
 		return 126
 	case "children":
-		n, err := strconv.Atoi(os.Args[1])
-		if err != nil || len(os.Args) < 4 {
-			fmt.Fprintln(os.Stderr, "usage: children N PROGRAM ARGV0 ARGS...")
+		const usage = "children N PROGRAM ARGV0 ARGS..."
+		var n int
+		if len(os.Args) > 1 {
+			n, _ = strconv.Atoi(os.Args[1])
+		}
+		if n <= 0 {
+			fmt.Fprintln(os.Stderr, "usage:", usage)
 			return 2
 		}
-		path, err := exec.LookPath(os.Args[2])
-		if err != nil {
-			fmt.Fprintln(os.Stderr, err)
-			return 127
+		path, argv, code := helperProgram(os.Args[2:], usage)
+		if code != 0 {
+			return code
 		}
-		setsid := os.Getenv("SUPTEST_CHILD_SETSID") == "1"
-		var children []*exec.Cmd
+		attr := &syscall.SysProcAttr{Setsid: os.Getenv("SUPTEST_CHILD_SETSID") == "1"}
+		env := helperlessEnv()
+		children := make([]*exec.Cmd, 0, n)
 		for range n {
-			c := &exec.Cmd{Path: path, Args: os.Args[3:], Env: helperlessEnv(), SysProcAttr: &syscall.SysProcAttr{Setsid: setsid}}
+			c := &exec.Cmd{Path: path, Args: argv, Env: env, SysProcAttr: attr}
 			if err := c.Start(); err != nil {
 				fmt.Fprintln(os.Stderr, "children:", err)
 				return 1
@@ -123,6 +122,23 @@ func runHelper(mode string) int {
 	}
 	fmt.Fprintln(os.Stderr, "unknown helper mode", mode)
 	return 2
+}
+
+// helperProgram reads "PROGRAM ARGV0 ARGS..." from args: PROGRAM's path
+// (looked up in PATH) and the argv to run it with. On bad args it prints
+// usage or the lookup error and returns the exit code (2, or 127 for a
+// program not found); otherwise code is 0.
+func helperProgram(args []string, usage string) (path string, argv []string, code int) {
+	if len(args) < 2 {
+		fmt.Fprintln(os.Stderr, "usage:", usage)
+		return "", nil, 2
+	}
+	path, err := exec.LookPath(args[0])
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		return "", nil, 127
+	}
+	return path, args[1:], 0
 }
 
 // helperlessEnv is this process's environment without the helper's mode,

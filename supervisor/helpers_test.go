@@ -252,6 +252,34 @@ func (j *testJob) mustOut(s string, d time.Duration) {
 	}
 }
 
+// mustMarked waits (up to 30 s, scaled for -race) until at least n live
+// processes carry the job's marker (testkit.Marked) and, for each of
+// argv0s, one of them runs with that argv[0], and fails the test
+// otherwise: a script's READY does not mean that its helpers have exec'd
+// their programs (or set their traps) yet.
+func (j *testJob) mustMarked(n int, argv0s ...string) {
+	j.t.Helper()
+	d := testtimeout.Scale(30 * time.Second)
+	var marked []string
+	if !testkit.Poll(d, func() bool {
+		marked = testkit.Marked(j.session)
+		running := map[string]bool{}
+		for _, m := range marked { // "pid argv0 args..."
+			if f := strings.Fields(m); len(f) > 1 {
+				running[f[1]] = true
+			}
+		}
+		for _, a := range argv0s {
+			if !running[a] {
+				return false
+			}
+		}
+		return len(marked) >= n
+	}) {
+		j.t.Fatalf("within %v: %d processes carry the marker, want >= %d with argv[0] %q: %v", d, len(marked), n, argv0s, marked)
+	}
+}
+
 // waitDone waits until the events channel closed and both outputs hit EOF.
 func (j *testJob) waitDone(d time.Duration) bool {
 	timeout := time.After(d)

@@ -342,6 +342,8 @@ func TestStopEscalatesToKill(t *testing.T) {
 	t.Parallel()
 	j := startJob(t, Config{Command: `bash "$TESTDATA/ignore-term.sh"`})
 	j.mustOut("READY", 10*time.Second)
+	// Both ignorers run sleep only once SIGTERM is ignored.
+	j.mustMarked(3, j.session+"-ignorer", j.session+"-setsid-ignorer")
 	const grace = time.Second
 	stopAt := time.Now()
 	if err := j.h.Stop(grace); err != nil {
@@ -375,10 +377,7 @@ func TestStopEscapees(t *testing.T) {
 			t.Parallel()
 			j := startJob(t, Config{Command: `bash "$TESTDATA/escapees.sh"`, NoCgroup: noCgroup})
 			j.mustOut("READY", 10*time.Second)
-			// On a loaded machine the last escapee may still be starting.
-			if !testkit.Poll(testtimeout.Scale(30*time.Second), func() bool { return len(testkit.Marked(j.session)) >= 10 }) {
-				t.Fatalf("only %d processes carry the marker, want >= 10: %v", len(testkit.Marked(j.session)), testkit.Marked(j.session))
-			}
+			j.mustMarked(10, escapeesStarted(j.session)...)
 			stopAt := time.Now()
 			if err := j.h.Stop(3 * time.Second); err != nil {
 				t.Fatal(err)
@@ -614,15 +613,9 @@ func TestLostSupervisor(t *testing.T) {
 			t.Parallel()
 			j := startJob(t, Config{Command: `bash "$TESTDATA/escapees.sh"`, NoCgroup: noCgroup})
 			j.mustOut("READY", 10*time.Second)
-			// The whole tree first (the env-scrubbed escapee starts last of
-			// the helpers): one still starting when the supervisor dies is
-			// not the case under test.
-			if !testkit.Poll(testtimeout.Scale(30*time.Second), func() bool {
-				m := testkit.Marked(j.session)
-				return len(m) >= 10 && strings.Contains(strings.Join(m, "\n"), "-env-scrubbed 60")
-			}) {
-				t.Fatalf("only %d processes carry the marker, want >= 10: %v", len(testkit.Marked(j.session)), testkit.Marked(j.session))
-			}
+			// The whole tree first: one escapee still starting when the
+			// supervisor dies is not the case under test.
+			j.mustMarked(10, escapeesStarted(j.session)...)
 			if err := j.h.proc.Signal(syscall.SIGKILL); err != nil {
 				t.Fatal(err)
 			}
@@ -658,6 +651,16 @@ func TestLostSupervisor(t *testing.T) {
 			}
 		})
 	}
+}
+
+// escapeesStarted is the argv[0] of each escapee of escapees.sh that
+// carries the marker there, once it has exec'd sleep.
+func escapeesStarted(marker string) []string {
+	var argv0s []string
+	for _, name := range []string{"setsid", "setsid-f", "setpgid", "double-fork", "nohup", "disowned", "env-scrubbed"} {
+		argv0s = append(argv0s, marker+"-"+name)
+	}
+	return argv0s
 }
 
 // killMarkedArgv kills leftovers the product cannot find (a process with
@@ -835,10 +838,8 @@ func TestStopWideTree(t *testing.T) {
 	t.Parallel()
 	j := startJob(t, Config{Command: `bash "$TESTDATA/wide-tree.sh"`})
 	j.mustOut("READY", 60*time.Second)
-	// The helper's 100 children may still be starting after READY.
-	if !testkit.Poll(testtimeout.Scale(30*time.Second), func() bool { return len(testkit.Marked(j.session)) >= 640 }) {
-		t.Fatalf("only %d processes started", len(testkit.Marked(j.session)))
-	}
+	// The helpers' children may still be starting after READY.
+	j.mustMarked(640)
 	// The grace is long so that a starved machine does not reach SIGKILL;
 	// the bound on the stop is coarse: both cores busy with two test runs
 	// took 4.5 s.

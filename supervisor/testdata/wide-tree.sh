@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # wide-tree.sh — 500 sleeps in the job's process group, 100 more in sessions
-# of their own (each hundred the children of one helper) and 50
-# double-forked: about 650 processes that all die on SIGTERM.
+# of their own (the children of two helpers) and 50 double-forked: about
+# 650 processes that all die on SIGTERM.
 # Env: TEST_MARK, SUPTEST_EXE.
 M="${TEST_MARK:?}"
 SUPTEST_HELPER=children "${SUPTEST_EXE:?}" 500 sleep "$M-pgrp" 60 &
