@@ -21,7 +21,9 @@ func TestRestart(t *testing.T) {
 	t.Parallel()
 	tb := newTable(t, Options{StartWait: -1})
 	dir := t.TempDir()
-	cmd := `echo "run $RUN_MARK in $PWD"; trap 'echo bye; exit 0' TERM; sleep 30 & wait`
+	// The trap is set before the line the test waits for, so the restart's
+	// SIGTERM always finds it.
+	cmd := `trap 'echo bye; exit 0' TERM; echo "run $RUN_MARK in $PWD"; sleep 30 & wait`
 	spec := model.Spec{Command: cmd, Name: "web", Dir: dir, Env: append(os.Environ(), "RUN_MARK=m1"), Owner: "agent"}
 	old := start(t, tb, spec)
 	waitLine(t, tb, old.Job.ID, "run m1 in "+dir)

@@ -414,7 +414,7 @@ func TestCloseEndsSession(t *testing.T) {
 			}, 10*time.Second)
 			err = term.Close(time.Second)
 			if tc.wantErr {
-				if err == nil || !strings.Contains(err.Error(), "(sleep)") {
+				if err == nil || !strings.Contains(err.Error(), "(sleep,") {
 					t.Errorf("Close = %v, want an error naming sleep", err)
 				}
 			} else if err != nil {
