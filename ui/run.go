@@ -63,7 +63,9 @@ func Run(ctx context.Context, core Core, opts Options) error {
 	defer m.Close()
 	// The renderer writes frames only on its own ticker, and Bubble Tea
 	// offers no way to write one right after an update: a key's frame
-	// waits for the next tick. 120 a second is the most it allows: a key
+	// waits for the next tick (charmbracelet/bubbletea#1501; of the PRs
+	// that would draw such a frame at once, #1661 was closed, #1776 and
+	// #1796 are open). 120 a second is the most it allows: a key
 	// waits at most 8.3 ms (4.2 on average; at 60, 16.7 and 8.3), for
 	// about 0.6 % more of a core while idle (1.9 % against 1.2 %,
 	// BenchmarkTUICPU). Output still redraws at most 30 times a second
