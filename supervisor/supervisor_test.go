@@ -666,10 +666,11 @@ func escapeesStarted(marker string) []string {
 // killMarkedArgv kills leftovers the product cannot find (a process with
 // neither markers nor cgroup) so the test leaves nothing behind. It scans
 // again until a scan finds none, so that one a scan missed (a process in
-// the middle of execve(2), say) is not left.
+// the middle of execve(2), say) is not left, and fails the test if any
+// is still there after 5 s.
 func killMarkedArgv(t *testing.T, marker string) {
 	t.Helper()
-	testkit.Poll(5*time.Second, func() bool {
+	gone := testkit.Poll(5*time.Second, func() bool {
 		left := testkit.Marked(marker)
 		for _, p := range left {
 			pid, _ := strconv.Atoi(strings.Fields(p)[0])
@@ -680,6 +681,9 @@ func killMarkedArgv(t *testing.T, marker string) {
 		}
 		return len(left) == 0
 	})
+	if !gone {
+		t.Errorf("left behind after SIGKILL: %q", testkit.Marked(marker))
+	}
 }
 
 // TestJobdeckDeath: a fake jobdeck starts a job whose tree ignores SIGTERM
