@@ -13,10 +13,13 @@ import (
 )
 
 // sizeJob prints the size of its terminal as tput sees it, at start and
-// on every SIGWINCH: "cols=N lines=M" (tput writes to the pty itself, so
-// it asks the pty, not its terminfo entry) and "sub=N", tput's columns
-// inside $(…), where its stdout is a pipe and it asks stderr's pty.
-const sizeJob = `report() { printf 'cols='; tput cols; printf 'lines='; tput lines; echo "sub=$(tput cols)"; }; trap report WINCH; report; while :; do sleep 0.1; done`
+// after every SIGWINCH: "cols=N lines=M" (tput writes to the pty itself,
+// so it asks the pty, not its terminfo entry) and "sub=N", tput's columns
+// inside $(…), where its stdout is a pipe and it asks stderr's pty. The
+// trap only raises a flag that the loop reports on: bash drops a signal
+// that comes while its own trap runs, so a report inside the trap would
+// miss a resize that follows the one before it quickly.
+const sizeJob = `report() { printf 'cols='; tput cols; printf 'lines='; tput lines; echo "sub=$(tput cols)"; }; trap 'winch=1' WINCH; report; while :; do if [ -n "$winch" ]; then winch=; report; fi; sleep 0.1; done`
 
 // focusedPane returns the text area of the focused (thick-bordered) pane
 // on screen: its width less the borders and the two-cell gutter, and its
