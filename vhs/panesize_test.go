@@ -42,6 +42,28 @@ func focusedPane(lines []string) (cols, rows int, ok bool) {
 	return 0, 0, false
 }
 
+// waitPaneFits polls term's screen until there is a focused pane and
+// fits, given the screen and that pane's text area (cols×rows), says the
+// job's last report matches it; it returns that area and the report
+// (fits' words for it). After timeout it fails the test with the report,
+// the area and the screen.
+func waitPaneFits(t *testing.T, term *Term, when string, timeout time.Duration, fits func(screen string, cols, rows int) (report string, ok bool)) (cols, rows int, report string) {
+	t.Helper()
+	deadline := time.Now().Add(timeout)
+	for {
+		lines := term.Lines()
+		cols, rows, found := focusedPane(lines)
+		report, ok := fits(strings.Join(lines, "\n"), cols, rows)
+		if found && ok {
+			return cols, rows, report
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("%s: %s, the focused pane's text area is %d×%d (found %v):\n%s", when, report, cols, rows, found, frame(lines))
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+}
+
 // lastReport returns the last "cols=", "lines=" and "sub=" values a
 // sizeJob printed on screen.
 func lastReport(screen string) (cols, lines, sub string) {
@@ -76,23 +98,13 @@ func TestJobTerminalFitsItsPane(t *testing.T) {
 	last := ""
 	matches := func(when string) {
 		t.Helper()
-		deadline := time.Now().Add(10 * time.Second)
-		for {
-			lines := term.Lines()
-			cols, rows, ok := focusedPane(lines)
-			gotC, gotL, gotS := lastReport(strings.Join(lines, "\n"))
-			size := fmt.Sprintf("%d×%d", cols, rows)
-			if ok && size != last && cols != 160 && gotC == fmt.Sprint(cols) && gotL == fmt.Sprint(rows) && gotS == gotC {
-				t.Logf("%s: tput says %s×%s, $(tput cols) %s, the pane's text area", when, gotC, gotL, gotS)
-				last = size
-				return
-			}
-			if time.Now().After(deadline) {
-				t.Fatalf("%s: tput says cols=%s lines=%s sub=%s, the focused pane's text area is %d×%d (found %v):\n%s",
-					when, gotC, gotL, gotS, cols, rows, ok, frame(lines))
-			}
-			time.Sleep(20 * time.Millisecond)
-		}
+		cols, rows, report := waitPaneFits(t, term, when, 10*time.Second, func(screen string, cols, rows int) (string, bool) {
+			gotC, gotL, gotS := lastReport(screen)
+			fits := fmt.Sprintf("%d×%d", cols, rows) != last && cols != 160 && gotC == fmt.Sprint(cols) && gotL == fmt.Sprint(rows) && gotS == gotC
+			return fmt.Sprintf("tput says cols=%s lines=%s sub=%s", gotC, gotL, gotS), fits
+		})
+		t.Logf("%s: %s, the pane's text area", when, report)
+		last = fmt.Sprintf("%d×%d", cols, rows)
 	}
 	matches("at start, 100×30")
 	if s := term.Screen(); strings.Contains(s, "cols=160") {

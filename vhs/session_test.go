@@ -166,19 +166,10 @@ func TestTwoConsolesSizeAJob(t *testing.T) {
 	typeLine(big, `/background exec 3>&1; trap w=1 WINCH; s(){ echo size $(stty size <&3); }; s; while :; do [ "$w" ] && { w=; s; }; sleep 0.2; done`)
 	fits := func(when string) {
 		t.Helper()
-		deadline := time.Now().Add(15 * time.Second)
-		for {
-			lines := big.Lines()
-			cols, rows, ok := focusedPane(lines)
-			want := fmt.Sprintf("size %d %d", rows, cols)
-			if ok && lastSize(strings.Join(lines, "\n")) == want {
-				return
-			}
-			if time.Now().After(deadline) {
-				t.Fatalf("%s: the job's last size is not its pane's %q (found %v):\n%s", when, want, ok, frame(lines))
-			}
-			time.Sleep(20 * time.Millisecond)
-		}
+		waitPaneFits(t, big, when, 15*time.Second, func(screen string, cols, rows int) (string, bool) {
+			got := lastSize(screen)
+			return fmt.Sprintf("the job says %q", got), got == fmt.Sprintf("size %d %d", rows, cols)
+		})
 	}
 	fits("shown by one console")
 	small := startShellWith(t, 80, 24, env)
