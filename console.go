@@ -34,6 +34,12 @@ func (c consoleCore) ReadMany(_ context.Context, reqs []model.JobRead) ([]model.
 	return c.t.ReadMany(reqs), nil
 }
 
+// Frame lists the jobs and reads a frame's rings.
+func (c consoleCore) Frame(_ context.Context, reqs []model.JobRead) ([]model.Snapshot, []model.JobPage, error) {
+	jobs, pages := c.t.Frame(reqs)
+	return jobs, pages, nil
+}
+
 // Start starts a job.
 func (c consoleCore) Start(ctx context.Context, spec model.Spec) (model.Report, error) {
 	return c.t.Start(ctx, spec)
@@ -136,6 +142,12 @@ func (c *remoteCore) Read(ctx context.Context, id model.JobID, req model.ReadReq
 // ReadMany reads several rings of the session in one round trip.
 func (c *remoteCore) ReadMany(ctx context.Context, reqs []model.JobRead) ([]model.JobPage, error) {
 	return c.remote().ReadMany(ctx, reqs)
+}
+
+// Frame lists the session's jobs and reads a frame's rings in one round
+// trip.
+func (c *remoteCore) Frame(ctx context.Context, reqs []model.JobRead) ([]model.Snapshot, []model.JobPage, error) {
+	return c.remote().Frame(ctx, reqs)
 }
 
 // Start starts a job in the session, where and with what this console runs.

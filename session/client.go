@@ -141,6 +141,14 @@ func (r *Remote) ReadMany(ctx context.Context, reqs []model.JobRead) ([]model.Jo
 	return res.Pages, err
 }
 
+// Frame lists every job and reads several rings in one round trip (see
+// the jobs core's Frame): what one frame of a console shows.
+func (r *Remote) Frame(ctx context.Context, reqs []model.JobRead) ([]model.Snapshot, []model.JobPage, error) {
+	var res frameResult
+	err := r.call(ctx, methodFrame, readManyParams{Reads: reqs}, &res)
+	return res.Jobs, res.Pages, err
+}
+
 // Start starts a job in the session; an empty Dir and a nil Env mean this
 // console's (as its hello gave them).
 func (r *Remote) Start(ctx context.Context, spec model.Spec) (model.Report, error) {

@@ -30,6 +30,7 @@ const (
 	methodClear   = "jobs/clear"    // {} → clearResult
 	methodResize  = "jobs/resize"   // resizeParams → struct{}
 	methodReadN   = "jobs/readmany" // readManyParams → readManyResult (raw line bytes)
+	methodFrame   = "jobs/frame"    // readManyParams → frameResult: a frame's list and windows in one round trip
 
 	notifyEvents  = "jobs/events"     // eventsParams: coalesced events
 	notifyClients = "session/clients" // Info: the attached clients changed
@@ -83,6 +84,11 @@ type readManyParams struct {
 
 type readManyResult struct {
 	Pages []model.JobPage `json:"pages"`
+}
+
+type frameResult struct {
+	Jobs  []model.Snapshot `json:"jobs"`
+	Pages []model.JobPage  `json:"pages"`
 }
 
 type resizeParams struct {
@@ -187,6 +193,13 @@ func (h consoleHandler) handle(ctx context.Context, method string, params json.R
 			return nil, err
 		}
 		return readManyResult{Pages: t.ReadMany(p.Reads)}, nil
+	case methodFrame:
+		var p readManyParams
+		if err := decode(&p); err != nil {
+			return nil, err
+		}
+		jobs, pages := t.Frame(p.Reads)
+		return frameResult{Jobs: jobs, Pages: pages}, nil
 	case methodResize:
 		var p resizeParams
 		if err := decode(&p); err != nil {

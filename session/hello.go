@@ -22,7 +22,7 @@ import (
 // (session/info, session/stop, and the fields of Info that `jobdeck
 // sessions` shows), so that `jobdeck sessions stop` stops a session of
 // any version.
-const Protocol = 5
+const Protocol = 6
 
 // Kind says what a client is; it decides what the connection carries after
 // the hello (see the package doc).

@@ -24,6 +24,11 @@ type Core interface {
 	// answers reqs[i], a job that cannot be read with its error's code in
 	// Err. The error is the call's (a lost link).
 	ReadMany(ctx context.Context, reqs []model.JobRead) ([]model.JobPage, error)
+	// Frame is what one frame shows, in one call (for a session, one
+	// round trip): the list as List returns it, then pages[i] for
+	// reqs[i] as ReadMany reads them, except that a read whose Seen is
+	// the job's progress as listed is answered Same without reading.
+	Frame(ctx context.Context, reqs []model.JobRead) ([]model.Snapshot, []model.JobPage, error)
 	// Start starts a job and returns its first report (it may wait a
 	// moment so that a command that dies at once is reported as dead).
 	Start(ctx context.Context, spec model.Spec) (model.Report, error)

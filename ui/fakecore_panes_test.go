@@ -3,6 +3,7 @@ package ui
 import (
 	"context"
 	"fmt"
+	"slices"
 
 	"github.com/jobdeck/jobdeck/jobs/sanitize"
 
@@ -49,6 +50,39 @@ func (c *fakeCore) ReadMany(ctx context.Context, reqs []model.JobRead) ([]model.
 		}
 	}
 	return pages, nil
+}
+
+// Frame lists the jobs as List does and reads each ring as ReadMany
+// does, skipping a read whose Seen is the job's progress (Same); it
+// counts in frames, not in lists or readManys.
+func (c *fakeCore) Frame(ctx context.Context, reqs []model.JobRead) ([]model.Snapshot, []model.JobPage, error) {
+	c.mu.Lock()
+	lost := c.lost
+	c.frames++
+	var list []model.Snapshot
+	for _, j := range c.jobs {
+		if !j.removed {
+			list = append(list, j.snapshot())
+		}
+	}
+	c.mu.Unlock()
+	if lost {
+		return nil, nil, errLost
+	}
+	pages := make([]model.JobPage, len(reqs))
+	for i, r := range reqs {
+		j := slices.IndexFunc(list, func(s model.Snapshot) bool { return s.ID == r.ID })
+		if r.Seen != nil && j >= 0 && model.ProgressOf(list[j]) == *r.Seen {
+			pages[i].Same = true
+			continue
+		}
+		p, err := c.Read(ctx, r.ID, r.Req)
+		pages[i] = model.JobPage{Page: p}
+		if err != nil {
+			pages[i].Err = model.ErrorCode(err)
+		}
+	}
+	return list, pages, nil
 }
 
 // grep answers a status request with Grep as the jobs core does: the

@@ -40,6 +40,7 @@ type fakeCore struct {
 
 	startSizes []model.TermSize // the Spec.Size of each Start
 	readManys  int              // ReadMany calls
+	frames     int              // Frame calls
 	greps      []string         // the Grep of each status request that had one
 	afterGrep  func()           // runs after each grep (a flood meanwhile)
 	resized    []resizeReq      // Resize calls, in order

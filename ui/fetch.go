@@ -33,6 +33,9 @@ type screenView struct {
 	// prev holds the windows as last fetched (requestFetch's screenView only):
 	// a fetch keeps those whose job printed nothing since.
 	prev map[model.JobID]paneWindow
+	// guess is the panes planned from the list before (requestFetch's
+	// screenView only): their windows are read with the new list.
+	guess []paneReq
 }
 
 // paneReq is one pane's read: the job, the pane's body rows and text
@@ -169,18 +172,28 @@ type fetchedMsg struct {
 }
 
 // fetch reads what the screen shows from the core: the list, then the
-// windows that v plans from that list, then the overlay's report.
+// windows that v plans from that list, then the overlay's report. The
+// list comes with the windows that v.guess planned from the list before
+// it, in one call (Frame); only panes that the new list moves (a job came
+// or went, a pane was resized) take a second one (ReadMany).
 func fetch(ctx context.Context, core Core, v screenView, overlay *model.JobID) fetchedMsg {
-	jobs, err := core.List(ctx)
+	reads, reqs := guessReads(v.guess, v.prev)
+	jobs, pages, err := core.Frame(ctx, reads)
 	if err != nil {
 		return fetchedMsg{err: err}
+	}
+	got := make(map[paneReq]model.JobPage, len(reqs)) // windows read with the list, by the pane each was read for
+	for i, r := range reqs {
+		if i < len(pages) {
+			got[r] = pages[i]
+		}
 	}
 	v = v.settle(jobs)
 	msg := fetchedMsg{jobs: jobs, plan: v.plan(jobs), windows: map[model.JobID]paneWindow{}}
 	if msg.session, err = core.Session(ctx); err != nil {
 		return fetchedMsg{err: err}
 	}
-	if err := readWindows(ctx, core, jobs, msg.plan, v.prev, msg.windows); err != nil {
+	if err := readWindows(ctx, core, jobs, msg.plan, v.prev, got, msg.windows); err != nil {
 		return fetchedMsg{err: err}
 	}
 	if overlay != nil {
@@ -189,48 +202,6 @@ func fetch(ctx context.Context, core Core, v screenView, overlay *model.JobID) f
 		}
 	}
 	return msg
-}
-
-// readWindows fills windows with the window of each pane of plan: the
-// previous one when its job printed nothing since it was read for the
-// same pane (prev), else read afresh, all of those in one ReadMany. A job
-// that cannot be read (it went since the list) leaves its pane empty
-// until the next fetch; the error is a lost link's.
-func readWindows(ctx context.Context, core Core, jobs []model.Snapshot, plan []paneReq, prev, windows map[model.JobID]paneWindow) error {
-	var reads []model.JobRead
-	var keys []windowKey
-	for _, r := range plan {
-		i := slices.IndexFunc(jobs, func(s model.Snapshot) bool { return s.ID == r.id })
-		if i < 0 || r.rows <= 0 {
-			windows[r.id] = paneWindow{}
-			continue
-		}
-		key := keyOf(r, jobs[i])
-		if w, ok := prev[r.id]; ok && w.key == key {
-			windows[r.id] = w
-			continue
-		}
-		reads = append(reads, model.JobRead{ID: r.id, Req: windowRead(r)})
-		keys = append(keys, key)
-	}
-	if len(reads) == 0 {
-		return nil
-	}
-	pages, err := core.ReadMany(ctx, reads)
-	if errors.Is(err, model.ErrUnavailable) {
-		return err
-	}
-	for i, k := range keys {
-		var w paneWindow
-		if err == nil && i < len(pages) && pages[i].Err == "" {
-			w = windowOf(k.req, pages[i].Page)
-			w.key = k
-			p, had := prev[k.req.id]
-			w = held(w, k, pages[i].Page, p, had)
-		}
-		windows[k.req.id] = w
-	}
-	return nil
 }
 
 // requestFetch returns the command that fetches what the screen shows,
@@ -248,6 +219,7 @@ func (m *Model) requestFetch() tea.Cmd {
 		overlay = &id
 	}
 	v := m.screenView()
+	v.guess = v.settle(m.jobs).plan(m.jobs)
 	v.prev = make(map[model.JobID]paneWindow, len(m.windows))
 	for id, w := range m.windows {
 		v.prev[id] = w

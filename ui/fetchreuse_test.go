@@ -7,23 +7,25 @@ import (
 	"github.com/jobdeck/jobdeck/model"
 )
 
-// TestFetchReadsOnlyWhatChanged: a frame reads, in one ReadMany, only the
-// windows of panes whose job printed something since they were read (a
-// new line, or a partial line that moved) or whose pane changed (scrolled,
-// resized); the others keep what they showed.
+// TestFetchReadsOnlyWhatChanged: a frame is one call to the core (Frame:
+// the list and the windows), which reads only the windows of panes whose
+// job printed something since they were read (a new line, or a partial
+// line that moved) or whose pane changed (scrolled, resized); the others
+// keep what they showed.
 func TestFetchReadsOnlyWhatChanged(t *testing.T) {
 	t.Parallel()
 	c := numberedCore(3)
 	h := newHarness(t, c, 120, 40, Options{})
 	frameReads := func(what string, want int) {
 		t.Helper()
-		reads, calls := c.reads, c.readManys
+		reads, frames, others := c.reads, c.frames, c.lists+c.readManys
 		h.send(frameMsg{})
 		if got := c.reads - reads; got != want {
 			t.Errorf("%s: a frame read %d windows, want %d", what, got, want)
 		}
-		if want > 0 && c.readManys-calls != 1 {
-			t.Errorf("%s: %d ReadMany calls in one frame, want 1", what, c.readManys-calls)
+		if c.frames-frames != 1 || c.lists+c.readManys-others != 0 {
+			t.Errorf("%s: a frame made %d Frame calls and %d List or ReadMany calls, want 1 and 0",
+				what, c.frames-frames, c.lists+c.readManys-others)
 		}
 	}
 	frameReads("nothing printed", 0)
