@@ -182,7 +182,7 @@ func declareFlags(cfg *config, out io.Writer, env func(string) (string, bool)) *
 // the flags ended with "--" before the commands.
 func (cfg *config) check(ended bool) error {
 	switch {
-	case cfg.structured.value != "":
+	case cfg.structured.valued:
 		return refuse("--structured takes no value (it was given %q): write --structured alone for typed results, or leave it out for text", cfg.structured.value)
 	case cfg.structured.set && !cfg.serve:
 		return refuse("--structured needs --serve: it asks the MCP server for typed results (try: jobdeck --serve --structured); the console has none")
@@ -306,11 +306,12 @@ func runPrivate(cfg config, stdin io.Reader, stdout, stderr io.Writer) int {
 }
 
 // presenceFlag is a flag that takes no value (--structured): set says it
-// was given; value holds a value it was given anyway ("" when none: the
-// flag package passes "true" for a flag given alone), to refuse.
+// was given; valued that it was given a value anyway (an empty one too:
+// the flag package passes "true" for a flag given alone), value which, to
+// refuse.
 type presenceFlag struct {
-	set   bool
-	value string
+	set, valued bool
+	value       string
 }
 
 // String is the flag's default for -h: none.
@@ -321,7 +322,7 @@ func (f *presenceFlag) String() string { return "" }
 func (f *presenceFlag) Set(v string) error {
 	f.set = true
 	if v != "true" {
-		f.value = v
+		f.valued, f.value = true, v
 	}
 	return nil
 }

@@ -22,6 +22,7 @@ func TestStructuredFlag(t *testing.T) {
 		{[]string{"--serve", "--structured=x"}, `--structured takes no value (it was given "x")`},
 		{[]string{"--serve", "--http", "127.0.0.1:0", "--structured=false"}, `--structured takes no value (it was given "false")`},
 		{[]string{"--structured=yes"}, `--structured takes no value (it was given "yes")`},
+		{[]string{"--serve", "--structured="}, `--structured takes no value (it was given "")`},
 	} {
 		var stdout, stderr bytes.Buffer
 		code := run(c.args, strings.NewReader(""), &stdout, &stderr)
