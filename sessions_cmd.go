@@ -38,6 +38,10 @@ func runSessions(args []string, stdout, stderr io.Writer) int {
 	defer cancel()
 	switch fs.Arg(0) {
 	case "", "list", "ls":
+		if fs.NArg() > 1 {
+			fmt.Fprintf(stderr, "jobdeck sessions %s takes no arguments (it was given %q); to stop a session, write jobdeck sessions stop [DIR|NAME]\n", fs.Arg(0), model.OneLine(strings.Join(fs.Args()[1:], " "), 80))
+			return 2
+		}
 		return listSessions(ctx, stdout, stderr)
 	case "stop":
 		sfs := flag.NewFlagSet("jobdeck sessions stop", flag.ContinueOnError)

@@ -105,7 +105,7 @@ func TestSessionsStop(t *testing.T) {
 
 // `jobdeck sessions stop ”` is refused, not read as this directory; a
 // 5,000-character argument is cut in every message it appears in; `jobdeck
-// sessions list` lists, and the usage says so.
+// sessions list` lists (and refuses an argument), and the usage says so.
 func TestSessionsArguments(t *testing.T) {
 	t.Parallel()
 	w := sessionsWorld{t: t, env: testSessionDir(t)}
@@ -128,6 +128,9 @@ func TestSessionsArguments(t *testing.T) {
 		if code == 0 || len(out) > 400 || !strings.Contains(out, "…") {
 			t.Errorf("jobdeck %s (5,000 characters): exit %d, %d bytes of output; want an error that cuts it:\n%.300s", args[len(args)-2], code, len(out), out)
 		}
+	}
+	if code, out := w.jobdeck(dir, "sessions", "list", "extra"); code != 2 || !strings.Contains(out, "takes no arguments") {
+		t.Errorf("sessions list extra: exit %d, %q; want exit 2, no arguments", code, out)
 	}
 	if code, out := w.jobdeck(dir, "sessions", "list"); code != 0 || !strings.Contains(out, "no live sessions") {
 		t.Errorf("sessions list: exit %d, %q", code, out)
