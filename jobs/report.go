@@ -5,6 +5,7 @@ import (
 	"slices"
 	"time"
 
+	"github.com/jobdeck/jobdeck/jobs/sanitize"
 	"github.com/jobdeck/jobdeck/model"
 )
 
@@ -165,10 +166,12 @@ func (r *ring) units(lo, hi uint64, grep bool, matches []uint64, context int) []
 	return us
 }
 
-// budget tracks the bytes a read may still return.
+// budget tracks the bytes a read may still return, counted in plain text
+// (sanitize.Plain), the text a reader of a budgeted read shows.
 type budget struct {
-	left, line int  // left < 0: no bound; line: per-line cut (0: none)
-	spent      bool // something was taken
+	left, line int    // left < 0: no bound; line: per-line cut (0: none)
+	spent      bool   // something was taken
+	plain      []byte // scratch for size
 }
 
 func newBudget(maxBytes, lineBytes int) *budget {
@@ -180,6 +183,16 @@ func newBudget(maxBytes, lineBytes int) *budget {
 		}
 	}
 	return b
+}
+
+// size is how many bytes of plain text a line of raw text counts for
+// (before the per-line cut). Without any bound it is not measured.
+func (b *budget) size(text []byte) int {
+	if b.left < 0 && b.line == 0 {
+		return len(text)
+	}
+	b.plain = sanitize.AppendPlain(b.plain[:0], text)
+	return len(b.plain)
 }
 
 // take spends n bytes (cut to the per-line budget) if they fit, or if
@@ -205,7 +218,7 @@ func (r *ring) fitUnits(pick []unit, b *budget, oldest bool) (int, []uint64) {
 	taken := map[uint64]bool{}
 	size := func(s uint64) int {
 		e, _ := r.entryLocked(s)
-		return e.n
+		return b.size(r.textLocked(e))
 	}
 	keep := 0
 	for k := range pick {
@@ -290,7 +303,7 @@ func (r *ring) openLines(m *matcher, grep bool, b *budget) (out []model.Line, ma
 			}
 			matched++
 		}
-		if !b.take(len(text)) {
+		if !b.take(b.size(text)) {
 			continue
 		}
 		l := model.Line{Stream: model.Stream(s), Time: time.Unix(0, o.time), Dropped: o.dropped, Partial: true}

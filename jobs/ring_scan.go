@@ -144,21 +144,45 @@ func cutSize(n, lineBytes int) int {
 	return n
 }
 
-// cutCopy sets l.Text to a copy of text, or, when text is longer than
-// lineBytes (> 0), to a copy of its head and tail with the middle cut out
-// (Line.Cut, Line.CutAt), each cut on a UTF-8 rune boundary.
+// overBudget returns the plain text of text (sanitize.Plain: what a reader
+// of a budgeted read shows) when it is longer than lineBytes (> 0), and
+// reports whether it is. Plain text is at most three bytes per raw byte
+// (a control picture or U+FFFD for one byte), so a short line is passed
+// without a look.
+func overBudget(text []byte, lineBytes int) ([]byte, bool) {
+	if lineBytes <= 0 || 3*len(text) <= lineBytes {
+		return nil, false
+	}
+	p := sanitize.AppendPlain(nil, text)
+	return p, len(p) > lineBytes
+}
+
+// cutCopy sets l.Text to a copy of text or, when its plain text is longer
+// than lineBytes (> 0), to that plain text's head and tail with the middle
+// cut out (Line.Cut, Line.CutAt, in bytes of plain text), each cut on a
+// UTF-8 rune boundary. The budget counts and cuts the text a reader shows:
+// cut through the raw bytes, a colour-heavy line would spend the budget on
+// escape sequences and split one, showing its tail as text
+// (ARCHITECTURE.md §5).
 func cutCopy(l *model.Line, text []byte, lineBytes int) {
-	if lineBytes <= 0 || len(text) <= lineBytes {
+	p, over := overBudget(text, lineBytes)
+	if !over {
 		l.Text = bytes.Clone(text)
 		return
 	}
-	head := runeStart(text, lineBytes/2)
-	tail := len(text) - (lineBytes - head)
-	for tail < len(text) && !utf8RuneStart(text[tail]) {
+	cutMiddle(l, p, lineBytes)
+}
+
+// cutMiddle sets l.Text to the head and tail of p (longer than lineBytes),
+// reusing p's bytes.
+func cutMiddle(l *model.Line, p []byte, lineBytes int) {
+	head := runeStart(p, lineBytes/2)
+	tail := len(p) - (lineBytes - head)
+	for tail < len(p) && !utf8RuneStart(p[tail]) {
 		tail++
 	}
-	l.Text = make([]byte, 0, head+len(text)-tail)
-	l.Text = append(append(l.Text, text[:head]...), text[tail:]...)
+	n := copy(p[head:], p[tail:])
+	l.Text = p[: head+n : head+n]
 	l.CutAt = head
 	l.Cut = int64(tail - head)
 }
@@ -167,38 +191,35 @@ func cutCopy(l *model.Line, text []byte, lineBytes int) {
 func utf8RuneStart(b byte) bool { return b&0xC0 != 0x80 }
 
 // cutAround is cutCopy for a line re matched: when the middle cut would
-// hide the match (its first, in the raw bytes or, through escapes, the
-// plain text's match found in them), it keeps a quarter of lineBytes of
+// hide the plain text's first match, it keeps a quarter of lineBytes of
 // the head, cuts to a window around the match (Line.Cut, Line.CutAt) and
-// cuts the rest of the line from the end (counted in Line.Dropped).
+// cuts the rest of the line from the end (counted in Line.Dropped), all in
+// bytes of plain text.
 func cutAround(l *model.Line, text []byte, lineBytes int, re *regexp.Regexp) {
-	if lineBytes <= 0 || len(text) <= lineBytes || re == nil {
-		cutCopy(l, text, lineBytes)
+	p, over := overBudget(text, lineBytes)
+	if !over {
+		l.Text = bytes.Clone(text)
 		return
 	}
-	loc := re.FindIndex(text)
-	if loc == nil {
-		if m := re.Find(sanitize.AppendPlain(nil, text)); len(m) > 0 {
-			if i := bytes.Index(text, m); i >= 0 {
-				loc = []int{i, i + len(m)}
-			}
-		}
+	var loc []int
+	if re != nil {
+		loc = re.FindIndex(p)
 	}
-	half := runeStart(text, lineBytes/2)
-	if loc == nil || loc[1] <= half || loc[0] >= len(text)-(lineBytes-half) {
-		cutCopy(l, text, lineBytes) // the match is in the head or tail kept
+	half := runeStart(p, lineBytes/2)
+	if loc == nil || loc[1] <= half || loc[0] >= len(p)-(lineBytes-half) {
+		cutMiddle(l, p, lineBytes) // the match is in the head or tail kept
 		return
 	}
-	head := runeStart(text, lineBytes/4)
+	head := runeStart(p, lineBytes/4)
 	w := lineBytes - head
-	ws := max(head, min(loc[0]-max(w-(loc[1]-loc[0]), 0)/2, len(text)-w))
-	for ws < len(text) && !utf8RuneStart(text[ws]) {
+	ws := max(head, min(loc[0]-max(w-(loc[1]-loc[0]), 0)/2, len(p)-w))
+	for ws < len(p) && !utf8RuneStart(p[ws]) {
 		ws++
 	}
-	we := runeStart(text, min(len(text), ws+w))
-	l.Text = make([]byte, 0, head+we-ws)
-	l.Text = append(append(l.Text, text[:head]...), text[ws:we]...)
+	we := runeStart(p, min(len(p), ws+w))
+	n := copy(p[head:], p[ws:we])
+	l.Text = p[: head+n : head+n]
 	l.CutAt = head
 	l.Cut = int64(ws - head)
-	l.Dropped += int64(len(text) - we)
+	l.Dropped += int64(len(p) - we)
 }

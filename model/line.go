@@ -47,12 +47,14 @@ type Line struct {
 	// its own use. It never ends inside a UTF-8 sequence that may still be
 	// completed. The slice belongs to the caller.
 	Text []byte
-	// Dropped counts bytes cut from the end of this line: by the line cap,
-	// and in a grep read, after the window kept around a match that the
-	// line budget would have cut out (StatusOptions.LineBytes).
+	// Dropped counts bytes cut from the end of this line: raw bytes by the
+	// line cap, and in a grep read, bytes of plain text after the window
+	// kept around a match that the line budget would have cut out
+	// (StatusOptions.LineBytes).
 	Dropped int64
-	// Cut counts bytes a reader's line budget cut out of the middle of
-	// Text (StatusOptions.LineBytes); CutAt is where in Text the cut is:
+	// Cut counts bytes of plain text a reader's line budget cut out of the
+	// middle of Text (StatusOptions.LineBytes: Text is then plain text);
+	// CutAt is where in Text the cut is:
 	// Text[:CutAt] is the line's head, Text[CutAt:] its tail.
 	Cut   int64
 	CutAt int

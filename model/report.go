@@ -27,16 +27,17 @@ type StatusOptions struct {
 	// Context is how many lines before and after each Grep match are
 	// shown with it: 0 to MaxContext. Only with Grep.
 	Context int
-	// MaxBytes, when not zero, bounds the bytes of line text (raw bytes,
-	// after LineBytes cuts) in the report: lines that do not fit are left
+	// MaxBytes, when not zero, bounds the bytes of line text (counted as
+	// plain text, sanitize.Plain, after LineBytes cuts) in the report: lines that do not fit are left
 	// out oldest first and counted in Page.Skipped; the newest line always
 	// fits (it is cut to MaxBytes). With Head, the other way round: the
 	// newest are left out, counted in Page.More, Page.Next is the last
 	// one shown, and the oldest line always fits. Zero means no bound.
 	MaxBytes int
-	// LineBytes, when not zero, bounds one line's text: a longer line is
-	// cut in the middle, keeping its head and its tail (Line.Cut and
-	// Line.CutAt say where and how much). Zero means no cut.
+	// LineBytes, when not zero, bounds one line's plain text: a longer
+	// line is cut in the middle, keeping its head and its tail (Line.Cut
+	// and Line.CutAt say where and how much); a line so cut holds its
+	// plain text, its escape sequences dropped. Zero means no cut.
 	LineBytes int
 	// Wait is how long to wait, at most, for the job to end (its whole
 	// tree: the leader and what it left running) or for a line to match

@@ -50,7 +50,32 @@ func TestModelReadsTheBudget(t *testing.T) {
 			!strings.HasPrefix(last, "[… ") || !strings.Contains(last, `lines not shown (earlier): job_status {"id":1,"since":0,"head":`) {
 			t.Errorf("typed %v: over budget, want the newest lines and the call that reads the rest last:\n…%s", typed, text[max(0, len(text)-300):])
 		}
+
+		// Colour-heavy lines: the budget counts the text shown, not the
+		// escape sequences, and a cut never splits one.
+		ok(t, cs, toolBackground, map[string]any{"command": colourLog, "wait": 60})
+		_, text = ok(t, cs, toolStatus, map[string]any{"id": 2, "lines": 300})
+		if n := strings.Count(text, "\n> \x1b"); n != 0 {
+			t.Errorf("typed %v: %d lines show an escape", typed, n)
+		}
+		if n := strings.Count(text, "] INFO request "); n != 300 || strings.Contains(text, "not shown") {
+			t.Errorf("typed %v: %d of 300 coloured lines shown:\n…%s", typed, n, text[max(0, len(text)-300):])
+		}
+		ok(t, cs, toolBackground, map[string]any{"command": colourLong, "wait": 60})
+		_, text = ok(t, cs, toolStatus, map[string]any{"id": 3})
+		if !strings.Contains(text, "> "+strings.Repeat("w", 100)+" END\n") || !strings.HasSuffix(text, "> PASS ok") {
+			t.Errorf("typed %v: colour-heavy lines, want them whole as plain text:\n%s", typed, text)
+		}
 		cs.Close()
 		waitExit(t, cmd, 30*time.Second)
 	}
 }
+
+// colourLog prints 300 log lines of 32 bytes of text in 64 bytes with
+// their colours (19.2 KB in all, over the default budget; 9.6 KB shown).
+const colourLog = `for i in $(seq 100 399); do printf '\033[2m[12:00:%02d]\033[0m \033[32mINFO\033[0m request \033[1m%s\033[0m done\033[0m\033[K\n' $((i % 60)) $i; done`
+
+// colourLong prints 100 'w's each in its own colour then " END" (1,104
+// bytes, 104 shown), and 300 bold green prefixes then "PASS ok" (2,707
+// bytes, 7 shown).
+const colourLong = `for i in $(seq 100); do printf '\033[38;5;71mw'; done; echo ' END'; for i in $(seq 300); do printf '\033[1m\033[32m'; done; echo 'PASS ok'`

@@ -12,7 +12,7 @@ import (
 )
 
 // A report result is made in two steps: the core selects lines within a
-// byte budget of raw text (StatusOptions.MaxBytes, LineBytes), then render
+// byte budget of plain text (StatusOptions.MaxBytes, LineBytes), then render
 // words them and, where the words do not fit the result's budget (markers,
 // sanitised text, notes), leaves out more of the oldest lines. The text is
 // the result a model reads; with --serve --structured (view.typed) the
